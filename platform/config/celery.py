@@ -1,0 +1,11 @@
+"""The Celery app: a filesystem broker by default (no server); REDIS_URL switches to Redis."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("hyakunin")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,3 @@
+"""WebSocket routes (the matches app adds its consumer here)."""
+
+websocket_urlpatterns: list = []

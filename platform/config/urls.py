@@ -1,0 +1,31 @@
+import importlib.util
+
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.urls import include, path
+
+from gamekit import registry
+
+
+def game_urlpatterns():
+    """Each registered game with a urls.py gets /<slug>/: adding a game changes nothing here."""
+    patterns = []
+    for game in registry.all():
+        module = f"{game.app_module}.urls"
+        if importlib.util.find_spec(module) is not None:
+            patterns.append(path(f"{game.slug}/", include((module, game.slug))))
+    return patterns
+
+
+urlpatterns = [
+    path("i18n/", include("django.conf.urls.i18n")),  # the language switch posts here
+    path("admin/", admin.site.urls),
+]
+urlpatterns += i18n_patterns(
+    path("", include("pages.urls")),
+    *game_urlpatterns(),
+    prefix_default_language=False,
+)
+
+handler404 = "pages.views.not_found"
+handler500 = "pages.views.server_error"

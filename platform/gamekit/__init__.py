@@ -1,0 +1,36 @@
+"""The game-plugin contract: every game on the site is a `Game` in the registry.
+
+The platform reaches a game only through this package; see DESIGN.md §2.
+"""
+
+from gamekit.base import (
+    CpuLevel,
+    Game,
+    GameError,
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    Mode,
+    NotYourTurnError,
+    SeatSpec,
+)
+from gamekit.colours import SEAT_COLOURS, colour_label
+from gamekit.registry import AlreadyRegistered, NotRegistered, register, registry
+
+__all__ = [
+    "SEAT_COLOURS",
+    "AlreadyRegistered",
+    "CpuLevel",
+    "Game",
+    "GameError",
+    "GameOverError",
+    "IllegalActionError",
+    "InvalidActionError",
+    "Mode",
+    "NotRegistered",
+    "NotYourTurnError",
+    "SeatSpec",
+    "colour_label",
+    "register",
+    "registry",
+]

@@ -1,0 +1,171 @@
+"""The contract between the platform and a game.
+
+A game is a subclass of `Game` defined in a `game.py` module of a Django app
+under `games/`. The engine behind it is pure: no Django, no I/O, no clock and no
+global random. Everything random comes from the seed handed to `new_state`, so
+the same (seed, settings, actions) always reaches the same state, which is what
+replays, game numbers and crash recovery rest on.
+
+States are opaque to the platform. It stores them through `dump_state` /
+`load_state` (JSON), and it shows them to people only through `view`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar
+
+State = Any
+Action = Mapping[str, Any]
+Event = dict[str, Any]
+
+
+class Mode(StrEnum):
+    CPU = "cpu"
+    HOTSEAT = "hotseat"
+    SOLO = "solo"
+    FRIEND = "friend"
+
+
+@dataclass(frozen=True)
+class CpuLevel:
+    key: str
+    label: str  # usually a lazy translation
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """What a game is told about a seat when a match starts."""
+
+    index: int
+    colour: str
+    is_cpu: bool = False
+    cpu_level: str | None = None
+
+
+class GameError(ValueError):
+    """Base of every error an engine raises for a refused action. Nothing changed."""
+
+    code: ClassVar[str] = "game_error"
+
+
+class InvalidActionError(GameError):
+    """The action is malformed: unknown type, missing or ill-typed fields."""
+
+    code = "invalid_action"
+
+
+class IllegalActionError(GameError):
+    """The action is well formed but the rules forbid it now."""
+
+    code = "illegal_action"
+
+
+class NotYourTurnError(IllegalActionError):
+    code = "not_your_turn"
+
+
+class GameOverError(IllegalActionError):
+    code = "game_over"
+
+
+class Game:
+    """One game on the site. Subclass, fill in the class attributes, implement the engine hooks.
+
+    Register the subclass with `@gamekit.register` in the app's `game.py`.
+    """
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str] = ""
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 1
+    modes: ClassVar[tuple[Mode, ...]] = (Mode.CPU,)
+    cpu_levels: ClassVar[tuple[CpuLevel, ...]] = ()
+    settings_form: ClassVar[type | None] = None  # a django.forms.Form subclass
+    # Real-time games (karuta) carry client-measured times in their actions and
+    # let several seats act at once; turn-based games have one seat to act.
+    realtime: ClassVar[bool] = False
+    # How long the platform waits before playing a CPU move, so people can follow.
+    cpu_delay_ms: ClassVar[int] = 700
+    # Sort key on the home page.
+    order: ClassVar[int] = 100
+
+    # --- settings -----------------------------------------------------------
+
+    def settings_from_form(self, cleaned_data: Mapping[str, Any]) -> dict[str, Any]:
+        """JSON-able settings for `new_state` from the settings form's cleaned data."""
+        return dict(cleaned_data)
+
+    def player_count(self, settings: Mapping[str, Any]) -> int:
+        """How many seats a match with these settings has."""
+        return int(settings.get("players", self.min_players))
+
+    # --- the engine -----------------------------------------------------------
+
+    def new_state(self, settings: Mapping[str, Any], seats: Sequence[SeatSpec], seed: int) -> State:
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        """Seats whose action the game is waiting for now (empty once it is over)."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        """Return the new state and the events the action caused.
+
+        Raise a `GameError` subclass (and change nothing) for a refused action.
+        """
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What `seat` (or a spectator, None) may see: the only way state leaves the server."""
+        raise NotImplementedError
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        """None while the game runs; places and scores once it is over."""
+        raise NotImplementedError
+
+    def cpu_action(self, state: State, seat: int, level: str, rng: random.Random) -> dict[str, Any]:
+        """The CPU's action for `seat`. It sees exactly what a person in that seat sees."""
+        return self.cpu_policy(self.view(state, seat), seat, level, rng)
+
+    def cpu_policy(
+        self, view: Mapping[str, Any], seat: int, level: str, rng: random.Random
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # --- storage --------------------------------------------------------------
+
+    def dump_state(self, state: State) -> Any:
+        """A JSON-able snapshot of the state (the action log stays the truth)."""
+        return state
+
+    def load_state(self, data: Any) -> State:
+        return data
+
+    # --- presentation ---------------------------------------------------------
+
+    @property
+    def app_module(self) -> str:
+        """The Django app the game lives in (games.bozu for games/bozu/game.py)."""
+        return type(self).__module__.rsplit(".", 1)[0]
+
+    @property
+    def url(self) -> str | None:
+        """The game's own page, if its app has a urls.py with an "index" route."""
+        from django.urls import NoReverseMatch, reverse
+
+        try:
+            return reverse(f"{self.slug}:index")
+        except NoReverseMatch:
+            return None
+
+    def __repr__(self) -> str:
+        return f"<Game {self.slug}>"
