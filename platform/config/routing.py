@@ -1,3 +1,5 @@
-"""WebSocket routes (the matches app adds its consumer here)."""
+"""WebSocket routes."""
 
-websocket_urlpatterns: list = []
+from matches.routing import websocket_urlpatterns as match_routes
+
+websocket_urlpatterns: list = [*match_routes]

@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "gamekit",
     "poems",
     "pages",
+    "matches",
     # the games: adding a game is adding its app here
     "games.bozu",
     "games.karuta",
@@ -156,7 +157,10 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # Moves matches whose CPU / disconnect timer was lost (a restart, a dropped task).
+    "matches-sweep-stalled": {"task": "matches.tasks.sweep_stalled_matches", "schedule": 15.0},
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
@@ -217,5 +221,11 @@ LOGGING = {
     },
 }
 ADMINS: list = []  # no error mails: they would carry REMOTE_ADDR
+
+# --- Matches (platform/matches). CPU moves are queued on Celery when there is a shared
+# broker and channel layer (REDIS_URL); every ASGI process also drives the matches it
+# serves, so the embedded defaults need no worker for a game to run.
+MATCHES_CELERY = env_bool("MATCHES_CELERY", bool(REDIS_URL))
+MATCHES_DISCONNECT_GRACE_S = int(os.environ.get("MATCHES_DISCONNECT_GRACE_S", 45))
 
 SITE_NAME = _("Hyakunin Isshu card games")

@@ -19,3 +19,7 @@ WHITENOISE_AUTOREFRESH = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not :memory:, so a server started by a test (subprocess) sees the same data.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / "test-db.sqlite3")}
+
+# Matches: quick CPU moves, no Celery worker in the test run (the in-process driver plays).
+MATCHES_CPU_DELAY_MS = 20
+MATCHES_CELERY = False

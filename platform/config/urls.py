@@ -20,6 +20,8 @@ def game_urlpatterns():
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # the language switch posts here
     path("admin/", admin.site.urls),
+    # Outside i18n_patterns: the seat cookie is scoped to /play/<match>/ in every language.
+    path("play/", include("matches.urls")),
 ]
 urlpatterns += i18n_patterns(
     path("", include("pages.urls")),

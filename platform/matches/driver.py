@@ -1,0 +1,78 @@
+"""In-process timers for server-side moves (CPU turns, timed-out players).
+
+Every server process that has a socket on a match arms one timer for that match's
+next due move (`due_in_ms` in the room info). When it fires, `services.advance`
+plays the move only if the match is still at the seq the timer was armed for, under
+the row lock: several processes (and the Celery task) may race, exactly one wins.
+
+Why in-process as well as Celery: on embedded defaults the channel layer lives in
+the ASGI process's memory, so a move made by a Celery worker could not reach the
+sockets. Here the process that holds the sockets makes the move and its broadcast
+reaches them directly. Celery (MATCHES_CELERY) and the beat sweeper cover matches
+no process is watching, e.g. right after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from matches import services
+from matches.models import Match
+
+log = logging.getLogger(__name__)
+
+
+class LocalDriver:
+    def __init__(self) -> None:
+        self._timers: dict[str, tuple[int, float, asyncio.TimerHandle]] = {}
+
+    def schedule(self, match_id: str, seq: int, due_in_ms: int | None) -> None:
+        if not services.conf("INPROCESS_DRIVER", True):
+            return
+        loop = asyncio.get_running_loop()
+        current = self._timers.get(match_id)
+        if due_in_ms is None:
+            if current and current[0] <= seq:
+                current[2].cancel()
+                del self._timers[match_id]
+            return
+        when = loop.time() + max(0, due_in_ms) / 1000
+        if current:
+            if current[0] > seq:
+                return  # armed already for a later state
+            if current[0] == seq and abs(current[1] - when) < 0.05:
+                return
+            current[2].cancel()
+        handle = loop.call_at(when, lambda: asyncio.ensure_future(self._fire(match_id, seq)))
+        self._timers[match_id] = (seq, when, handle)
+
+    async def _fire(self, match_id: str, seq: int) -> None:
+        current = self._timers.get(match_id)
+        if current and current[0] == seq:
+            del self._timers[match_id]
+        try:
+            moved = await database_sync_to_async(services.advance)(match_id, seq)
+        except Exception as exc:  # an engine bug must not take the process down
+            log.error("server-side move failed: %s", type(exc).__name__)
+            return
+        if moved is not None:
+            return  # its on_commit notice re-arms the timers
+        # Someone else moved (another process, a Celery worker whose notice may not
+        # reach this process) or nothing was due yet: re-announce where the match is.
+        row = await database_sync_to_async(
+            lambda: Match.objects.filter(pk=match_id).values_list("seq", "status").first()
+        )()
+        if row is None:
+            return
+        layer = get_channel_layer()
+        await layer.group_send(
+            services.group_name(match_id),
+            {"type": "match.notice", "match": match_id, "seq": row[0], "presence": True},
+        )
+
+
+driver = LocalDriver()

@@ -1,0 +1,20 @@
+"""The platform's half of a game's menu form: the mode and the CPU level."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from gamekit import Game
+
+
+class ModeForm(forms.Form):
+    mode = forms.ChoiceField(label=_("Mode"))
+    cpu_level = forms.ChoiceField(label=_("CPU level"), required=False)
+
+    def __init__(self, game: Game, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["mode"].choices = [(m.value, m.value) for m in game.modes]
+        self.fields["cpu_level"].choices = [("", "")] + [
+            (level.key, level.label) for level in game.cpu_levels
+        ]

@@ -1,0 +1,136 @@
+"""Every game in progress: a Match, its Seats and its append-only Action log.
+
+The log is the truth. `Match.state` is a snapshot cached for speed; replaying the
+log from the seed (see `services.replay`) reproduces it. The seed and the seat
+tokens never leave the server: tokens are stored as SHA-256 hashes only.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+from django.db.models import Q
+
+from gamekit import colour_label
+
+
+class Match(models.Model):
+    class Mode(models.TextChoices):
+        CPU = "cpu"
+        HOTSEAT = "hotseat"
+        SOLO = "solo"
+        FRIEND = "friend"
+
+    class Status(models.TextChoices):
+        WAITING = "waiting"  # a friend room filling its seats
+        PLAYING = "playing"
+        FINISHED = "finished"  # the game's result, or a resignation
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.SlugField(max_length=40)
+    settings = models.JSONField(default=dict)
+    seed = models.BigIntegerField()  # server-side only: never serialised to a client
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    seq = models.PositiveIntegerField(default=0)  # the last action's sequence number
+    state = models.JSONField(null=True, blank=True)  # snapshot after action `seq`
+    outcome = models.JSONField(null=True, blank=True)  # platform outcome, e.g. a resignation
+    # When the server must act by itself (a CPU move, a disconnected player's turn).
+    due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    invite_code = models.CharField(max_length=32, unique=True, null=True, blank=True)
+    next_match = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_match"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "updated"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.mode} match"
+
+    @property
+    def group_name(self) -> str:
+        return f"match.{self.id.hex}"
+
+
+class Seat(models.Model):
+    class Kind(models.TextChoices):
+        HUMAN = "human"
+        CPU = "cpu"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    colour = models.CharField(max_length=10)
+    kind = models.CharField(max_length=5, choices=Kind.choices, default=Kind.HUMAN)
+    cpu_level = models.CharField(max_length=20, blank=True)
+    # sha256 hex of the seat token; "" while a human seat is empty. Hot-seat seats share one.
+    token_hash = models.CharField(max_length=64, blank=True)
+    is_owner = models.BooleanField(default=False)  # the creator: may start a friend room
+    connections = models.IntegerField(default=0)  # open sockets (across processes)
+    last_seen = models.DateTimeField(null=True, blank=True)  # heartbeat: catches crashed servers
+    disconnected_since = models.DateTimeField(null=True, blank=True)
+    turn_since = models.DateTimeField(null=True, blank=True)  # while it is this seat's turn
+    away_ms = models.PositiveIntegerField(default=0)  # own-turn time absent, before turn_since
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_index_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} ({self.colour})"
+
+    @property
+    def colour_label(self) -> str:
+        return colour_label(self.colour)
+
+    @property
+    def is_cpu(self) -> bool:
+        return self.kind == self.Kind.CPU
+
+    @property
+    def is_taken(self) -> bool:
+        return self.is_cpu or bool(self.token_hash)
+
+
+class Action(models.Model):
+    """One line of a match's log: a game action or a room change (join, start, resign …)."""
+
+    class Kind(models.TextChoices):
+        GAME = "game"  # replayed through the engine
+        ROOM = "room"  # seats and status; not part of the engine's input
+
+    class Actor(models.TextChoices):
+        HUMAN = "human"
+        CPU = "cpu"
+        TIMEOUT = "timeout"  # the CPU playing a disconnected player's turn
+        SYSTEM = "system"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=4, choices=Kind.choices, default=Kind.GAME)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    action = models.JSONField()
+    events = models.JSONField(default=list)  # what it caused; filtered per seat when sent
+    actor = models.CharField(max_length=7, choices=Actor.choices)
+    # NULL for server moves; the constraint below keeps ids unique among the rest.
+    client_action_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="action_seq_unique"),
+            models.UniqueConstraint(
+                fields=["match", "client_action_id"],
+                condition=Q(client_action_id__isnull=False),
+                name="action_client_id_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"action {self.seq}"

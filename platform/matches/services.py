@@ -1,0 +1,824 @@
+"""Everything that changes a match, each in one database transaction.
+
+The rules every function here keeps:
+- The match row is locked (`select_for_update`; SQLite serialises writers instead)
+  before anything is read, so two requests on one match are applied one after the other.
+- A change appends a row to the action log, bumps `Match.seq` and stores the new state
+  snapshot in the same transaction. Only after the commit (`transaction.on_commit`) is
+  the match's group told "match M is at seq S"; each consumer then builds its own
+  seat's view. No notice carries game data.
+- Server-side moves (CPU seats, disconnected players) name the `seq` they were
+  scheduled for and are dropped if the match has moved on: at most once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings as django_settings
+from django.db import transaction
+from django.utils import timezone
+
+import gamekit
+from gamekit import Game, GameError, SeatSpec
+from matches.errors import MatchError
+from matches.models import Action, Match, Seat
+
+log = logging.getLogger(__name__)
+
+EVENTS_LIMIT = 500  # a client further behind than this gets a full reset instead of events
+
+
+# --- configuration ------------------------------------------------------------------
+
+
+def conf(name: str, default: Any) -> Any:
+    return getattr(django_settings, f"MATCHES_{name}", default)
+
+
+def cpu_delay(game: Game) -> timedelta:
+    ms = conf("CPU_DELAY_MS", None)
+    return timedelta(milliseconds=game.cpu_delay_ms if ms is None else ms)
+
+
+def disconnect_grace_ms() -> int:
+    return int(conf("DISCONNECT_GRACE_S", 45) * 1000)
+
+
+def presence_stale() -> timedelta:
+    return timedelta(seconds=conf("PRESENCE_STALE_S", 40))
+
+
+# --- tokens ---------------------------------------------------------------------------
+
+
+def new_token() -> str:
+    """256 random bits; only its hash is stored."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seats_for_token(seats: Iterable[Seat], token: str | None) -> list[int]:
+    """Indices of the seats this token holds, compared in constant time."""
+    if not token or not isinstance(token, str) or len(token) > 200:
+        return []
+    digest = hash_token(token)
+    held = []
+    for seat in seats:
+        # compare_digest against every seat, empty ones too, so timing tells nothing.
+        if hmac.compare_digest(digest, seat.token_hash or "-" * 64) and seat.token_hash:
+            held.append(seat.index)
+    return held
+
+
+def token_seats(match_id: Any, token: str | None) -> list[int]:
+    return seats_for_token(Seat.objects.filter(match_id=match_id), token)
+
+
+# --- notices ----------------------------------------------------------------------------
+
+
+def notify(match_id: Any, seq: int, presence: bool = False) -> None:
+    """Tell the match's group where it stands. Lost notices are healed by resync/ping."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "match.notice", "match": str(match_id), "seq": seq}
+    if presence:
+        message["presence"] = True
+    try:
+        async_to_sync(layer.group_send)(group_name(match_id), message)
+    except Exception:
+        log.exception("could not broadcast a match notice")
+
+
+def group_name(match_id: Any) -> str:
+    hex_id = match_id.hex if hasattr(match_id, "hex") else str(match_id).replace("-", "")
+    return f"match.{hex_id}"
+
+
+def _after_commit(match: Match, presence: bool = False) -> None:
+    match_id, seq, due_at = match.id, match.seq, match.due_at
+    transaction.on_commit(lambda: notify(match_id, seq, presence))
+    if due_at is not None and conf("CELERY", False):
+        transaction.on_commit(lambda: _schedule_task(match_id, seq, due_at))
+
+
+def _schedule_task(match_id: Any, seq: int, due_at: datetime) -> None:
+    from matches.tasks import advance_match
+
+    try:
+        advance_match.apply_async((str(match_id), seq), eta=due_at)
+    except Exception:
+        # The periodic sweeper and the in-process driver still move the match.
+        log.exception("could not queue a match task")
+
+
+# --- loading ----------------------------------------------------------------------------
+
+
+def _lock(match_id: Any) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise MatchError("not_found") from None
+
+
+def get_game(match: Match) -> Game:
+    return gamekit.registry.get(match.game)
+
+
+def _seats(match: Match) -> list[Seat]:
+    return list(Seat.objects.filter(match=match).order_by("index"))
+
+
+def default_level(game: Game) -> str:
+    return game.cpu_levels[0].key if game.cpu_levels else ""
+
+
+# --- the log ----------------------------------------------------------------------------
+
+
+def _append(
+    match: Match,
+    *,
+    kind: str,
+    seat: int | None,
+    action: Mapping[str, Any],
+    events: list[dict[str, Any]],
+    actor: str,
+    action_id: str | None = None,
+) -> Action:
+    match.seq += 1
+    return Action.objects.create(
+        match=match,
+        seq=match.seq,
+        kind=kind,
+        seat=seat,
+        action=dict(action),
+        events=events,
+        actor=actor,
+        client_action_id=action_id,
+    )
+
+
+def replay(match: Match) -> Any:
+    """The state reached by replaying the log from the seed (None before the start)."""
+    game = get_game(match)
+    state = None
+    for row in match.actions.order_by("seq"):
+        if row.kind == Action.Kind.ROOM and row.action.get("type") == "start":
+            specs = [SeatSpec(**spec) for spec in row.action["seats"]]
+            state = game.new_state(match.settings, specs, match.seed)
+        elif row.kind == Action.Kind.GAME:
+            state, _events = game.apply(state, row.seat, row.action)
+    return state
+
+
+# --- turns, presence and the server's own moves ------------------------------------------
+
+
+def absent_since(match: Match, seat: Seat, now: datetime) -> datetime | None:
+    """When a human seat's holder went away (None while connected)."""
+    if seat.is_cpu:
+        return None
+    if seat.connections <= 0:
+        return seat.disconnected_since or match.created
+    if seat.last_seen and seat.last_seen < now - presence_stale():
+        return seat.last_seen  # a server died without closing the socket
+    return None
+
+
+def _seat_due(match: Match, game: Game, seat: Seat, now: datetime) -> datetime | None:
+    """When the server should play this seat's turn by itself, if ever."""
+    turn_since = seat.turn_since or now
+    if seat.is_cpu:
+        return turn_since + cpu_delay(game)
+    gone = absent_since(match, seat, now)
+    if gone is None:
+        return None
+    start = max(turn_since, gone)
+    remaining = max(0, disconnect_grace_ms() - seat.away_ms)
+    return max(start + timedelta(milliseconds=remaining), turn_since + cpu_delay(game))
+
+
+def _update_turns(
+    match: Match, game: Game, state: Any, seats: list[Seat], before: Iterable[int], now: datetime
+) -> None:
+    """Start and stop the seats' turn clocks and set `match.due_at`. Saves changed seats."""
+    before = set(before)
+    after = set(game.to_act(state)) if match.status == Match.Status.PLAYING else set()
+    for seat in seats:
+        changed = False
+        if seat.index in before and seat.index not in after:
+            gone = absent_since(match, seat, now)
+            if gone is not None and seat.turn_since is not None:
+                span = now - max(seat.turn_since, gone)
+                seat.away_ms += max(0, int(span.total_seconds() * 1000))
+            seat.turn_since = None
+            changed = True
+        elif seat.index in after and (seat.index not in before or seat.turn_since is None):
+            seat.turn_since = now
+            changed = True
+        if changed:
+            seat.save(update_fields=["turn_since", "away_ms"])
+    dues = [_seat_due(match, game, s, now) for s in seats if s.index in after]
+    dues = [d for d in dues if d is not None]
+    match.due_at = min(dues) if dues else None
+
+
+def _refresh_due(match: Match, now: datetime) -> None:
+    """Recompute `due_at` after a presence change (no new log row)."""
+    if match.status != Match.Status.PLAYING or match.state is None:
+        match.due_at = None
+        return
+    game = get_game(match)
+    state = game.load_state(match.state)
+    seats = _seats(match)
+    to_act = set(game.to_act(state))
+    dues = [_seat_due(match, game, s, now) for s in seats if s.index in to_act]
+    dues = [d for d in dues if d is not None]
+    match.due_at = min(dues) if dues else None
+
+
+def presence(match_id: Any, seat_indices: Iterable[int], delta: int) -> None:
+    """A socket holding these seats opened (+1) or closed (-1)."""
+    seat_indices = list(seat_indices)
+    if not seat_indices:
+        return
+    now = timezone.now()
+    with transaction.atomic():
+        match = _lock(match_id)
+        for seat in Seat.objects.filter(match=match, index__in=seat_indices, kind="human"):
+            seat.connections = max(0, seat.connections + delta)
+            seat.last_seen = now
+            if delta > 0:
+                seat.disconnected_since = None
+                seat.away_ms = 0  # back with the token: the disconnect clock ends
+            elif seat.connections == 0:
+                seat.disconnected_since = now
+            seat.save(update_fields=["connections", "last_seen", "disconnected_since", "away_ms"])
+        _refresh_due(match, now)
+        match.save(update_fields=["due_at", "updated"])
+        _after_commit(match, presence=True)
+
+
+def heartbeat(match_id: Any, seat_indices: Iterable[int]) -> None:
+    Seat.objects.filter(match_id=match_id, index__in=list(seat_indices)).update(
+        last_seen=timezone.now()
+    )
+
+
+@dataclass(frozen=True)
+class Applied:
+    seq: int
+    duplicate: bool = False  # a retried action id: applied before, not again
+
+
+def _pick_due(
+    match: Match, game: Game, state: Any, seats: list[Seat], now: datetime
+) -> tuple[Seat, str] | None:
+    for seat in seats:
+        if seat.index not in game.to_act(state):
+            continue
+        due = _seat_due(match, game, seat, now)
+        if due is not None and due <= now:
+            return seat, (Action.Actor.CPU if seat.is_cpu else Action.Actor.TIMEOUT)
+    return None
+
+
+def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
+    """Play one server-side move that is due (CPU seat or timed-out player).
+
+    Returns the new seq, or None when nothing was due or the match moved on
+    since the move was scheduled (`expected_seq`): never twice for one turn.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.PLAYING:
+            return None
+        if expected_seq is not None and match.seq != expected_seq:
+            return None
+        game = get_game(match)
+        state = game.load_state(match.state)
+        seats = _seats(match)
+        picked = _pick_due(match, game, state, seats, now)
+        if picked is None:
+            due_before = match.due_at
+            _refresh_due(match, now)
+            if match.due_at != due_before:
+                match.save(update_fields=["due_at", "updated"])
+            return None
+        seat, actor = picked
+        # The CPU's randomness comes from the server-side seed: replays stay reproducible.
+        rng = random.Random(f"{match.seed}:{match.seq}:{seat.index}")
+        level = seat.cpu_level or default_level(game)
+        before = game.to_act(state)
+        action = game.cpu_action(state, seat.index, level, rng)
+        state, events = game.apply(state, seat.index, action)  # a GameError is an engine bug
+        _append(match, kind="game", seat=seat.index, action=action, events=events, actor=actor)
+        _finish_if_over(match, game, state)
+        _update_turns(match, game, state, seats, before, now)
+        match.state = game.dump_state(state)
+        match.save()
+        _after_commit(match)
+        return match.seq
+
+
+def _finish_if_over(match: Match, game: Game, state: Any) -> None:
+    if game.result(state) is not None:
+        match.status = Match.Status.FINISHED
+
+
+def due_matches(older_than: timedelta, limit: int = 200) -> list[tuple[Any, int]]:
+    """Playing matches whose server-side move is overdue (for the periodic sweeper)."""
+    cutoff = timezone.now() - older_than
+    stale_presence = timezone.now() - presence_stale()
+    rows = Match.objects.filter(status=Match.Status.PLAYING, due_at__lte=cutoff)
+    found = list(rows.values_list("id", "seq")[:limit])
+    # Matches whose players' server died (no due time recorded, heartbeat gone stale).
+    lost = (
+        Match.objects.filter(status=Match.Status.PLAYING, due_at__isnull=True)
+        .filter(seats__kind="human", seats__last_seen__lt=stale_presence)
+        .distinct()
+        .values_list("id", "seq")[:limit]
+    )
+    return found + list(lost)
+
+
+# --- creating, joining, starting -----------------------------------------------------------
+
+
+def create_match(
+    game_slug: str, game_settings: Mapping[str, Any], mode: str, cpu_level: str | None = None
+) -> tuple[Match, str]:
+    """Create a match and its seats; return it with the creator's seat token (shown once)."""
+    game = gamekit.registry.get(game_slug)
+    if mode not in {m.value for m in game.modes}:
+        raise MatchError("not_allowed", f"mode {mode}")
+    levels = [level.key for level in game.cpu_levels]
+    level = cpu_level or default_level(game)
+    if levels and level not in levels:
+        raise MatchError("not_allowed", "cpu level")
+    count = game.player_count(game_settings)
+    if not game.min_players <= count <= game.max_players:
+        raise MatchError("not_allowed", "player count")
+    if count > len(gamekit.SEAT_COLOURS):
+        raise MatchError("not_allowed", "too many seats")
+    if mode == Match.Mode.SOLO and count != 1:
+        raise MatchError("not_allowed", "solo is one seat")
+    token = new_token()
+    digest = hash_token(token)
+    now = timezone.now()
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game.slug,
+            settings=dict(game_settings),
+            seed=secrets.randbits(62),
+            mode=mode,
+            invite_code=secrets.token_urlsafe(12) if mode == Match.Mode.FRIEND else None,
+        )
+        seats = []
+        for index in range(count):
+            creator = index == 0
+            human = creator or mode in (Match.Mode.HOTSEAT, Match.Mode.FRIEND)
+            seats.append(
+                Seat(
+                    match=match,
+                    index=index,
+                    colour=gamekit.SEAT_COLOURS[index],
+                    kind=Seat.Kind.HUMAN if human else Seat.Kind.CPU,
+                    cpu_level=level,
+                    # Hot-seat: one token holds every seat of the device.
+                    token_hash=digest if creator or mode == Match.Mode.HOTSEAT else "",
+                    is_owner=creator,
+                    disconnected_since=now,
+                )
+            )
+        Seat.objects.bulk_create(seats)
+        if mode != Match.Mode.FRIEND:
+            _start(match, game, seats, now)
+        _after_commit(match)
+    return match, token
+
+
+def _start(match: Match, game: Game, seats: list[Seat], now: datetime) -> None:
+    specs = [
+        SeatSpec(index=s.index, colour=s.colour, is_cpu=s.is_cpu, cpu_level=s.cpu_level or None)
+        for s in seats
+    ]
+    state = game.new_state(match.settings, specs, match.seed)
+    match.status = Match.Status.PLAYING
+    _append(
+        match,
+        kind="room",
+        seat=None,
+        action={"type": "start", "seats": [spec.__dict__ for spec in specs]},
+        events=[{"type": "started"}],
+        actor=Action.Actor.SYSTEM,
+    )
+    _finish_if_over(match, game, state)
+    _update_turns(match, game, state, seats, (), now)
+    match.state = game.dump_state(state)
+    match.save()
+
+
+def join(invite_code: str) -> tuple[Match, int, str]:
+    """Take the next empty seat of a friend room. Two joins at once never share a seat."""
+    if not isinstance(invite_code, str) or not invite_code:
+        raise MatchError("bad_invite")
+    with transaction.atomic():
+        found = Match.objects.filter(invite_code=invite_code).values_list("pk", flat=True).first()
+        if found is None:
+            raise MatchError("bad_invite")
+        match = _lock(found)
+        if match.invite_code != invite_code:  # rotated while we waited for the lock
+            raise MatchError("bad_invite")
+        if match.status != Match.Status.WAITING:
+            raise MatchError("room_full")
+        seats = _seats(match)
+        empty = [s for s in seats if not s.is_taken]
+        if not empty:
+            raise MatchError("room_full")
+        seat = empty[0]
+        token = new_token()
+        seat.token_hash = hash_token(token)
+        seat.disconnected_since = timezone.now()
+        seat.save(update_fields=["token_hash", "disconnected_since"])
+        _append(
+            match,
+            kind="room",
+            seat=seat.index,
+            action={"type": "join"},
+            events=[{"type": "joined", "seat": seat.index}],
+            actor=Action.Actor.HUMAN,
+        )
+        if len(empty) == 1:  # the room is full: play
+            _start(match, get_game(match), seats, timezone.now())
+        else:
+            match.save()
+        _after_commit(match)
+        return match, seat.index, token
+
+
+def start_with_cpu(match_id: Any, held: Iterable[int]) -> int:
+    """The room's creator lets CPUs take the empty seats and starts at once."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.WAITING:
+            raise MatchError("not_waiting")
+        seats = _seats(match)
+        if not any(s.is_owner and s.index in set(held) for s in seats):
+            raise MatchError("not_owner")
+        for seat in seats:
+            if not seat.is_taken:
+                seat.kind = Seat.Kind.CPU
+                seat.save(update_fields=["kind"])
+        _start(match, get_game(match), seats, timezone.now())
+        _after_commit(match)
+        return match.seq
+
+
+def new_invite(match_id: Any, held: Iterable[int]) -> str:
+    """Invite again with a new URL: the old one stops working."""
+    if not list(held):
+        raise MatchError("spectator")
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.mode != Match.Mode.FRIEND:
+            raise MatchError("not_allowed")
+        match.invite_code = secrets.token_urlsafe(12)
+        _append(
+            match,
+            kind="room",
+            seat=None,
+            action={"type": "invite"},
+            events=[{"type": "invite_changed"}],
+            actor=Action.Actor.HUMAN,
+        )
+        match.save()
+        _after_commit(match)
+        return match.invite_code
+
+
+# --- acting -------------------------------------------------------------------------------
+
+
+def _choose_seat(held: list[int], seat: int | None, to_act: Iterable[int]) -> int:
+    if not held:
+        raise MatchError("spectator")
+    if seat is None:
+        if len(held) == 1:
+            return held[0]
+        mine = [s for s in held if s in set(to_act)]
+        if len(mine) != 1:
+            raise MatchError("choose_seat")
+        return mine[0]
+    if seat not in held:
+        raise MatchError("not_your_seat")
+    return seat
+
+
+def submit_action(
+    match_id: Any,
+    held: Iterable[int],
+    action: Mapping[str, Any],
+    *,
+    seat: int | None = None,
+    action_id: str | None = None,
+    expected_seq: int | None = None,
+) -> Applied:
+    """Apply one person's action, or refuse it with a MatchError/GameError (nothing changes)."""
+    held = list(held)
+    now = timezone.now()
+    with transaction.atomic():
+        match = _lock(match_id)
+        if action_id is not None:
+            done = Action.objects.filter(match=match, client_action_id=action_id).first()
+            if done is not None:
+                if done.seat not in held:
+                    raise MatchError("duplicate_action_id")
+                return Applied(done.seq, duplicate=True)
+        if match.status == Match.Status.WAITING:
+            raise MatchError("not_started")
+        if match.status == Match.Status.FINISHED:
+            raise MatchError("finished")
+        if not held:
+            raise MatchError("spectator")
+        if expected_seq is not None and expected_seq != match.seq:
+            raise MatchError("stale")
+        game = get_game(match)
+        state = game.load_state(match.state)
+        before = game.to_act(state)
+        index = _choose_seat(held, seat, before)
+        if index not in before:
+            raise gamekit.NotYourTurnError("not your turn")
+        try:
+            state, events = game.apply(state, index, action)
+        except GameError:
+            raise
+        except Exception as exc:
+            # An engine that trips over odd input refused it; log the kind, not the content.
+            log.warning("engine %s raised %s on an action", game.slug, type(exc).__name__)
+            raise gamekit.InvalidActionError("engine refused the action") from None
+        _append(
+            match,
+            kind="game",
+            seat=index,
+            action=action,
+            events=events,
+            actor=Action.Actor.HUMAN,
+            action_id=action_id,
+        )
+        _finish_if_over(match, game, state)
+        seats = _seats(match)
+        _update_turns(match, game, state, seats, before, now)
+        match.state = game.dump_state(state)
+        match.save()
+        _after_commit(match)
+        return Applied(match.seq)
+
+
+def resign(match_id: Any, held: Iterable[int], seat: int | None = None) -> int:
+    """Two players: resigning ends the match."""
+    held = list(held)
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.PLAYING:
+            raise MatchError("finished" if match.status == Match.Status.FINISHED else "not_started")
+        seats = _seats(match)
+        if len(seats) != 2:
+            raise MatchError("not_allowed")
+        index = _choose_seat(held, seat, held)
+        match.status = Match.Status.FINISHED
+        match.outcome = {"type": "resigned", "seat": index}
+        _append(
+            match,
+            kind="room",
+            seat=index,
+            action={"type": "resign"},
+            events=[{"type": "resigned", "seat": index}],
+            actor=Action.Actor.HUMAN,
+        )
+        match.due_at = None
+        match.save()
+        _after_commit(match)
+        return match.seq
+
+
+def leave(match_id: Any, held: Iterable[int], seat: int | None = None) -> int:
+    """Three or more players: the leaver's seat goes to the CPU for the rest of the match."""
+    held = list(held)
+    now = timezone.now()
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.PLAYING:
+            raise MatchError("finished" if match.status == Match.Status.FINISHED else "not_started")
+        seats = _seats(match)
+        if len(seats) < 3:
+            raise MatchError("not_allowed")
+        index = _choose_seat(held, seat, held)
+        game = get_game(match)
+        leaver = seats[index]
+        leaver.kind = Seat.Kind.CPU
+        leaver.token_hash = ""
+        leaver.cpu_level = leaver.cpu_level or default_level(game)
+        leaver.save(update_fields=["kind", "token_hash", "cpu_level"])
+        _append(
+            match,
+            kind="room",
+            seat=index,
+            action={"type": "leave"},
+            events=[{"type": "left", "seat": index}],
+            actor=Action.Actor.HUMAN,
+        )
+        state = game.load_state(match.state)
+        to_act = game.to_act(state)
+        _update_turns(match, game, state, seats, to_act, now)
+        match.save()
+        _after_commit(match)
+        return match.seq
+
+
+def rematch(match_id: Any, token: str | None) -> tuple[Match, str | None]:
+    """Play again: one next match however often it is asked for (idempotent).
+
+    A player of this match gets the same seats in the next one (a fresh token);
+    anyone else (a spectator) is just shown the way there.
+    """
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.FINISHED:
+            raise MatchError("not_allowed")
+        old_seats = _seats(match)
+        held = seats_for_token(old_seats, token)
+        if match.next_match_id is None:
+            nxt = Match.objects.create(
+                game=match.game,
+                settings=match.settings,
+                seed=secrets.randbits(62),
+                mode=match.mode,
+                invite_code=secrets.token_urlsafe(12) if match.mode == Match.Mode.FRIEND else None,
+            )
+            Seat.objects.bulk_create(
+                Seat(
+                    match=nxt,
+                    index=s.index,
+                    colour=s.colour,
+                    kind=s.kind,
+                    cpu_level=s.cpu_level,
+                    is_owner=s.is_owner,
+                    disconnected_since=timezone.now(),
+                )
+                for s in old_seats
+            )
+            match.next_match = nxt
+            _append(
+                match,
+                kind="room",
+                seat=None,
+                action={"type": "rematch"},
+                events=[{"type": "rematch"}],
+                actor=Action.Actor.HUMAN,
+            )
+            match.save()
+            _after_commit(match)
+        nxt_id = match.next_match_id
+    if not held:
+        return Match.objects.get(pk=nxt_id), None
+    return _claim(nxt_id, held)
+
+
+def _claim(match_id: Any, indices: list[int]) -> tuple[Match, str | None]:
+    """Give a returning player their seats in the next match (if still free)."""
+    token = new_token()
+    with transaction.atomic():
+        match = _lock(match_id)
+        seats = _seats(match)
+        mine = [s for s in seats if s.index in indices and not s.is_taken]
+        if not mine or match.status != Match.Status.WAITING:
+            return match, None
+        for seat in mine:
+            seat.token_hash = hash_token(token)
+            seat.save(update_fields=["token_hash"])
+        _append(
+            match,
+            kind="room",
+            seat=mine[0].index,
+            action={"type": "join"},
+            events=[{"type": "joined", "seat": s.index} for s in mine],
+            actor=Action.Actor.HUMAN,
+        )
+        if all(s.is_taken for s in seats):
+            _start(match, get_game(match), seats, timezone.now())
+        else:
+            match.save()
+        _after_commit(match)
+        return match, token
+
+
+# --- what a client sees ---------------------------------------------------------------------
+
+
+def visible_events(events: Iterable[Mapping[str, Any]], held: list[int]) -> list[dict[str, Any]]:
+    """Events a viewer may see. An event with "to": [seats] is private to those seats."""
+    shown = []
+    for event in events:
+        to = event.get("to")
+        if to is None:
+            shown.append(dict(event))
+        elif any(s in to for s in held):
+            shown.append({k: v for k, v in event.items() if k != "to"})
+    return shown
+
+
+def seat_public(match: Match, seat: Seat, held: list[int], now: datetime) -> dict[str, Any]:
+    return {
+        "index": seat.index,
+        "colour": seat.colour,
+        "kind": seat.kind,
+        "cpu_level": seat.cpu_level if seat.is_cpu else None,
+        "taken": seat.is_taken,
+        "connected": seat.is_cpu or (seat.is_taken and absent_since(match, seat, now) is None),
+        "owner": seat.is_owner,
+        "yours": seat.index in held,
+    }
+
+
+def build_frame(match_id: Any, held: list[int], since: int | None) -> dict[str, Any]:
+    """The `state` message for one viewer: their seat's view, the room, events since `since`."""
+    now = timezone.now()
+    try:
+        match = Match.objects.get(pk=match_id)
+    except Match.DoesNotExist:
+        raise MatchError("not_found") from None
+    game = get_game(match)
+    seats = _seats(match)
+    view = None
+    view_seat = None
+    to_act: list[int] = []
+    if match.state is not None:
+        state = game.load_state(match.state)
+        to_act = list(game.to_act(state)) if match.status == Match.Status.PLAYING else []
+        if held:
+            acting = [s for s in held if s in to_act]
+            view_seat = acting[0] if acting else held[0]
+        view = game.view(state, view_seat)
+    frame: dict[str, Any] = {
+        "type": "state",
+        "seq": match.seq,
+        "view": view,
+        "view_seat": view_seat,
+        "match": room_info(match, seats, held, to_act, now),
+    }
+    if since is None or since > match.seq or match.seq - since > EVENTS_LIMIT:
+        frame["reset"] = True
+        frame["events"] = []
+    else:
+        rows = Action.objects.filter(match=match, seq__gt=since, seq__lte=match.seq)
+        frame["events"] = [
+            {
+                "seq": row.seq,
+                "seat": row.seat,
+                "actor": row.actor,
+                "events": visible_events(row.events, held),
+            }
+            for row in rows.order_by("seq")
+        ]
+    return frame
+
+
+def room_info(
+    match: Match, seats: list[Seat], held: list[int], to_act: list[int], now: datetime
+) -> dict[str, Any]:
+    info: dict[str, Any] = {
+        "id": str(match.id),
+        "game": match.game,
+        "mode": match.mode,
+        "status": match.status,
+        "seats": [seat_public(match, s, held, now) for s in seats],
+        "to_act": to_act,
+        "outcome": match.outcome,
+        "next_match": str(match.next_match_id) if match.next_match_id else None,
+        # When the server plays by itself (a CPU, or the CPU for a disconnected player).
+        "due_in_ms": (
+            max(0, int((match.due_at - now).total_seconds() * 1000)) if match.due_at else None
+        ),
+    }
+    if held and match.invite_code:
+        info["invite_code"] = match.invite_code  # only seated players may invite
+    return info

@@ -1,0 +1,160 @@
+"""HTTP side of matches: create (from a game's menu), invitation, play page, play again.
+
+The seat token travels once, in an HttpOnly SameSite cookie scoped to the match's
+path (/play/<id>/), which the browser also sends with the match's WebSocket. A
+client that asks for JSON gets the token once in the body instead (bots, tests).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+import gamekit
+from matches import services
+from matches.consumers import SEAT_COOKIE
+from matches.errors import MatchError
+from matches.forms import ModeForm
+from matches.models import Match
+
+COOKIE_AGE = 30 * 24 * 3600
+
+
+def wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def match_path(match_id: Any) -> str:
+    return reverse("matches:play", args=[match_id])
+
+
+def _answer(request: HttpRequest, match: Match, token: str | None, seat: int | None = None):
+    url = match_path(match.id)
+    if wants_json(request):
+        body: dict[str, Any] = {"match": str(match.id), "url": url, "ws": f"{url}ws/"}
+        if token:
+            body.update(token=token, seat=seat)
+        if match.invite_code:
+            body["invite"] = reverse("matches:invite", args=[match.invite_code])
+        response: HttpResponse = JsonResponse(body)
+    else:
+        response = redirect(url)
+    if token:
+        response.set_cookie(
+            SEAT_COOKIE,
+            token,
+            max_age=COOKIE_AGE,
+            path=url,
+            secure=request.is_secure(),
+            httponly=True,
+            samesite="Lax",
+        )
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _refused(request: HttpRequest, code: str, status: int, errors: Any = None) -> HttpResponse:
+    exc = MatchError(code)
+    if wants_json(request):
+        body = {"code": code, "message": exc.message}
+        if errors:
+            body["errors"] = errors
+        return JsonResponse(body, status=status)
+    return render(
+        request, "matches/refused.html", {"message": exc.message, "errors": errors}, status=status
+    )
+
+
+@require_POST
+def create(request: HttpRequest, slug: str) -> HttpResponse:
+    """POST from a game's menu: its settings form plus mode and CPU level."""
+    try:
+        game = gamekit.registry.get(slug)
+    except gamekit.NotRegistered:
+        raise Http404 from None
+    mode_form = ModeForm(game, request.POST)
+    settings_form = game.settings_form(request.POST) if game.settings_form else None
+    valid = mode_form.is_valid() & (settings_form is None or settings_form.is_valid())
+    if not valid:
+        errors = {**mode_form.errors.get_json_data()}
+        if settings_form is not None:
+            errors.update(settings_form.errors.get_json_data())
+        return _refused(request, "bad_message", 400, errors)
+    game_settings = game.settings_from_form(settings_form.cleaned_data if settings_form else {})
+    try:
+        match, token = services.create_match(
+            game.slug,
+            game_settings,
+            mode_form.cleaned_data["mode"],
+            mode_form.cleaned_data["cpu_level"] or None,
+        )
+    except MatchError as exc:
+        return _refused(request, exc.code, 400)
+    return _answer(request, match, token, 0)
+
+
+@require_http_methods(["GET", "POST"])
+def invite(request: HttpRequest, code: str) -> HttpResponse:
+    """GET shows the room and a "join" button; POST takes the next empty seat."""
+    match = Match.objects.filter(invite_code=code).first()
+    if match is None:
+        return _refused(request, "bad_invite", 404)
+    if request.method == "GET":
+        game = gamekit.registry.get(match.game)
+        return render(request, "matches/invite.html", {"match": match, "game": game})
+    try:
+        match, seat, token = services.join(code)
+    except MatchError as exc:
+        if exc.code == "room_full" and not wants_json(request):
+            return redirect(match_path(match.id))  # watch instead
+        return _refused(request, exc.code, 409 if exc.code == "room_full" else 404)
+    return _answer(request, match, token, seat)
+
+
+@require_POST
+def rematch(request: HttpRequest, match_id: Any) -> HttpResponse:
+    """Play again: everyone ends up in the same next match; players keep their seats."""
+    try:
+        nxt, token = services.rematch(match_id, request.COOKIES.get(SEAT_COOKIE))
+    except MatchError as exc:
+        return _refused(request, exc.code, 404 if exc.code == "not_found" else 409)
+    return _answer(request, nxt, token)
+
+
+def play(request: HttpRequest, match_id: Any) -> HttpResponse:
+    """The play page: what the front end needs to open the match's WebSocket."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise Http404
+    game = gamekit.registry.get(match.game)
+    held = services.token_seats(match.id, request.COOKIES.get(SEAT_COOKIE))
+    url = match_path(match.id)
+    config = {
+        "match": str(match.id),
+        "game": match.game,
+        "ws": f"{url}ws/",
+        "seats": held,
+        "protocol": 1,
+        "rematch": reverse("matches:rematch", args=[match.id]),
+    }
+    invite_url = None
+    if held and match.invite_code:
+        invite_url = request.build_absolute_uri(reverse("matches:invite", args=[match.invite_code]))
+    response = render(
+        request,
+        "matches/play.html",
+        {
+            "match": match,
+            "game": game,
+            "config": config,
+            "seats": list(match.seats.all()),
+            "held": held,
+            "invite_url": invite_url,
+        },
+    )
+    response["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,288 @@
+"""The match services: one transaction per change, the log is the truth, at most once."""
+
+from __future__ import annotations
+
+import random
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+import gamekit
+from matches import services, tasks
+from matches.errors import MatchError
+from matches.models import Action, Match, Seat
+from tests.matches.helpers import a_legal_action, create, load
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def play_to_end(match_id, held_by_seat: dict[int, list[int]], seed: int = 1) -> None:
+    """Humans play random legal actions; due CPU moves are played by `advance`."""
+    rng = random.Random(seed)
+    for _ in range(500):
+        match, state = load(match_id)
+        if match.status != Match.Status.PLAYING:
+            return
+        game = gamekit.registry.get(match.game)
+        (seat,) = game.to_act(state)
+        if seat in held_by_seat:
+            services.submit_action(
+                match_id, held_by_seat[seat], a_legal_action(match_id, seat, rng),
+                action_id=f"a{match.seq}",
+            )  # fmt: skip
+        else:
+            assert services.advance(match_id) is not None
+    raise AssertionError("the match did not end")
+
+
+@pytest.fixture(autouse=True)
+def instant_cpu(settings):
+    settings.MATCHES_CPU_DELAY_MS = 0
+
+
+def test_create_cpu_match_stores_only_a_hash_of_the_token():
+    match, token = create(mode="cpu", players=3)
+    assert len(token) >= 43  # 32 random bytes, url-safe: 256 bits
+    seats = list(match.seats.order_by("index"))
+    assert [s.colour for s in seats] == ["red", "blue", "green"]
+    assert [s.kind for s in seats] == ["human", "cpu", "cpu"]
+    assert seats[0].token_hash == services.hash_token(token) != token
+    assert not any(token in str(v) for s in seats for v in s.__dict__.values())
+    assert match.status == Match.Status.PLAYING and match.seq == 1
+
+
+def test_token_comparison_is_constant_time(monkeypatch):
+    calls = []
+    real = services.hmac.compare_digest
+
+    def spy(a, b):
+        calls.append(1)
+        return real(a, b)
+
+    monkeypatch.setattr(services.hmac, "compare_digest", spy)
+    match, token = create(mode="friend", players=3)
+    assert services.token_seats(match.id, token) == [0]
+    assert len(calls) == 3  # every seat is compared, not just until a hit
+    assert services.token_seats(match.id, token[:-1] + "x") == []
+    assert services.token_seats(match.id, "") == []
+    assert services.token_seats(match.id, None) == []
+
+
+def test_hotseat_token_holds_every_seat():
+    match, token = create(mode="hotseat", players=3)
+    assert services.token_seats(match.id, token) == [0, 1, 2]
+    play_to_end(match.id, {0: [0, 1, 2], 1: [0, 1, 2], 2: [0, 1, 2]})
+    assert Match.objects.get(pk=match.id).status == Match.Status.FINISHED
+    assert not Action.objects.filter(match=match, actor="cpu").exists()
+
+
+def test_replaying_the_log_reproduces_the_snapshot():
+    match, _token = create(mode="cpu", players=4, turns=30)
+    play_to_end(match.id, {0: [0]}, seed=5)
+    match = Match.objects.get(pk=match.id)
+    game = gamekit.registry.get(match.game)
+    assert game.dump_state(services.replay(match)) == match.state
+    seqs = list(match.actions.values_list("seq", flat=True))
+    assert seqs == list(range(1, match.seq + 1))  # numbered 1, 2, 3 … with no gap
+    assert match.actions.filter(actor="cpu").count() > 10
+
+
+def test_refused_actions_change_nothing():
+    match, _token = create(mode="hotseat")
+    before = Match.objects.get(pk=match.id)
+    with pytest.raises(gamekit.NotYourTurnError):
+        services.submit_action(match.id, [0, 1], {"type": "draw"}, seat=1)
+    with pytest.raises(gamekit.IllegalActionError):
+        services.submit_action(match.id, [0, 1], {"type": "play", "card": "x"}, seat=0)
+    with pytest.raises(gamekit.InvalidActionError):
+        services.submit_action(match.id, [0, 1], {"type": "dance"}, seat=0)
+    with pytest.raises(gamekit.InvalidActionError):  # the engine trips: still a typed refusal
+        services.submit_action(match.id, [0, 1], {"type": ["draw"]}, seat=0)
+    with pytest.raises(MatchError, match="stale"):
+        services.submit_action(match.id, [0, 1], {"type": "draw"}, seat=0, expected_seq=0)
+    with pytest.raises(MatchError, match="not_your_seat"):
+        services.submit_action(match.id, [0], {"type": "draw"}, seat=1)
+    with pytest.raises(MatchError, match="spectator"):
+        services.submit_action(match.id, [], {"type": "draw"})
+    after = Match.objects.get(pk=match.id)
+    assert (after.seq, after.state) == (before.seq, before.state)
+    assert after.actions.count() == 1
+
+
+def test_a_retried_action_id_is_applied_once():
+    match, _token = create(mode="hotseat")
+    first = services.submit_action(match.id, [0, 1], {"type": "draw"}, action_id="x1")
+    again = services.submit_action(match.id, [0, 1], {"type": "draw"}, action_id="x1")
+    assert again == services.Applied(first.seq, duplicate=True)
+    assert Match.objects.get(pk=match.id).seq == first.seq
+    # Someone else reusing the id is refused, not mistaken for a retry.
+    other, _t = create(mode="friend")
+    _m, seat, _tok = services.join(other.invite_code)
+    services.submit_action(other.id, [0], {"type": "draw"}, action_id="same")
+    with pytest.raises(MatchError, match="duplicate_action_id"):
+        services.submit_action(other.id, [seat], {"type": "draw"}, action_id="same")
+
+
+def test_a_cpu_move_is_applied_at_most_once():
+    match, _token = create(mode="cpu")
+    applied = services.submit_action(match.id, [0], {"type": "draw"})
+    assert services.advance(match.id, expected_seq=applied.seq) == applied.seq + 1
+    # The same scheduled move again (another process, a retried task): nothing happens.
+    assert services.advance(match.id, expected_seq=applied.seq) is None
+    assert Match.objects.get(pk=match.id).seq == applied.seq + 1
+    # Nor does a CPU play a human's turn.
+    assert services.advance(match.id) is None
+
+
+def test_two_concurrent_joins_never_share_a_seat():
+    # SQLite serialises the writers; run with DATABASE_URL to exercise PostgreSQL's row lock.
+    match, _token = create(mode="friend", players=4)
+    results, errors = [], []
+    barrier = threading.Barrier(3)
+
+    def join():
+        try:
+            barrier.wait()
+            results.append(services.join(match.invite_code)[1])
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=join) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert sorted(results) == [1, 2, 3]
+    match = Match.objects.get(pk=match.id)
+    assert match.status == Match.Status.PLAYING  # the last join filled the room
+    with pytest.raises(MatchError, match="room_full"):
+        services.join(match.invite_code)
+
+
+def test_friend_room_start_with_cpu_invite_again():
+    match, _token = create(mode="friend", players=3)
+    old_code = match.invite_code
+    _m, seat, _guest = services.join(old_code)
+    with pytest.raises(MatchError, match="not_owner"):
+        services.start_with_cpu(match.id, [seat])
+    new_code = services.new_invite(match.id, [seat])
+    assert new_code != old_code
+    with pytest.raises(MatchError, match="bad_invite"):
+        services.join(old_code)
+    services.start_with_cpu(match.id, [0])
+    kinds = list(Seat.objects.filter(match=match).values_list("kind", flat=True))
+    assert kinds == ["human", "human", "cpu"]
+    with pytest.raises(MatchError, match="not_waiting"):
+        services.start_with_cpu(match.id, [0])
+
+
+def test_resign_with_two_players_leave_with_three():
+    two, _t = create(mode="friend", players=2)
+    services.join(two.invite_code)
+    with pytest.raises(MatchError, match="not_allowed"):
+        services.leave(two.id, [1])
+    services.resign(two.id, [1])
+    two = Match.objects.get(pk=two.id)
+    assert two.status == Match.Status.FINISHED
+    assert two.outcome == {"type": "resigned", "seat": 1}
+
+    three, _token = create(mode="friend", players=3)
+    services.join(three.invite_code)
+    services.join(three.invite_code)
+    with pytest.raises(MatchError, match="not_allowed"):
+        services.resign(three.id, [2])
+    services.leave(three.id, [2])
+    seat = Seat.objects.get(match=three, index=2)
+    assert seat.kind == "cpu" and seat.token_hash == ""
+    # The CPU now plays seat 2 to the end; the two humans play theirs.
+    play_to_end(three.id, {0: [0], 1: [1]})
+    assert Action.objects.filter(match=three, seat=2, actor="cpu").exists()
+
+
+def test_play_again_makes_one_next_match_for_everyone():
+    match, token = create(mode="friend", players=2, turns=2)
+    _m, _seat, guest = services.join(match.invite_code)
+    play_to_end(match.id, {0: [0], 1: [1]})
+    nxt_a, token_a = services.rematch(match.id, token)
+    nxt_b, token_b = services.rematch(match.id, guest)
+    nxt_s, token_s = services.rematch(match.id, None)  # a spectator
+    assert nxt_a.pk == nxt_b.pk == nxt_s.pk
+    assert Match.objects.get(pk=match.id).next_match_id == nxt_a.pk
+    assert token_s is None
+    assert services.token_seats(nxt_a.pk, token_a) == [0]
+    assert services.token_seats(nxt_a.pk, token_b) == [1]
+    assert Match.objects.get(pk=nxt_a.pk).status == Match.Status.PLAYING
+    assert Match.objects.filter(previous_match=match).count() == 1
+
+
+def test_disconnect_clock_counts_only_the_absent_players_turns(settings):
+    settings.MATCHES_DISCONNECT_GRACE_S = 45
+    match, _token = create(mode="friend", players=2)
+    _m, _seat, _guest = services.join(match.invite_code)
+    services.presence(match.id, [0], +1)
+    services.presence(match.id, [1], +1)
+    services.submit_action(match.id, [0], {"type": "draw"})  # now blue's turn
+    services.presence(match.id, [1], -1)  # blue drops
+    now = timezone.now()
+    # Blue dropped 100 s ago, but it has been blue's turn for 20 s only: not yet.
+    Seat.objects.filter(match=match, index=1).update(
+        disconnected_since=now - timedelta(seconds=100), turn_since=now - timedelta(seconds=20)
+    )
+    assert services.advance(match.id) is None
+    # 46 s into blue's own turn: the CPU plays it, marked as a timeout.
+    Seat.objects.filter(match=match, index=1).update(turn_since=now - timedelta(seconds=46))
+    seq = services.advance(match.id)
+    assert seq is not None
+    assert Action.objects.get(match=match, seq=seq).actor == "timeout"
+    # Red's turn: red is here, nothing is due.
+    services.submit_action(match.id, [0], {"type": "draw"})
+    # Blue's time is used up: the CPU keeps playing blue's turns (after the pacing delay) …
+    assert Seat.objects.get(match=match, index=1).away_ms >= 45000
+    assert services.advance(match.id) is not None
+    services.submit_action(match.id, [0], {"type": "draw"})
+    # … until blue comes back with the token: the clock ends.
+    services.presence(match.id, [1], +1)
+    assert Seat.objects.get(match=match, index=1).away_ms == 0
+    assert services.advance(match.id) is None
+    assert Match.objects.get(pk=match.id).due_at is None
+
+
+def test_sweeper_moves_stalled_matches():
+    match, _token = create(mode="cpu")
+    services.submit_action(match.id, [0], {"type": "draw"})
+    seq = Match.objects.get(pk=match.id).seq
+    Match.objects.filter(pk=match.id).update(due_at=timezone.now() - timedelta(minutes=5))
+    Seat.objects.filter(match=match, index=1).update(
+        turn_since=timezone.now() - timedelta(minutes=5)
+    )
+    assert tasks.sweep_stalled_matches.apply().get() == 1
+    assert Match.objects.get(pk=match.id).seq == seq + 1
+    assert tasks.advance_match.apply(args=(str(match.id), seq)).get() is None  # already moved
+
+
+def test_commits_queue_a_celery_task_with_the_due_time(settings, monkeypatch):
+    settings.MATCHES_CELERY = True
+    queued = []
+    monkeypatch.setattr(
+        tasks.advance_match, "apply_async", lambda args, eta: queued.append((args, eta))
+    )
+    match, _token = create(mode="cpu")
+    services.submit_action(match.id, [0], {"type": "draw"})
+    match = Match.objects.get(pk=match.id)
+    assert queued[-1] == ((str(match.id), match.seq), match.due_at)
+
+
+def test_beat_schedule_has_the_sweeper():
+    from django.conf import settings
+
+    from config.celery import app
+
+    entry = settings.CELERY_BEAT_SCHEDULE["matches-sweep-stalled"]
+    assert entry["task"] in app.tasks
+    assert entry["schedule"] <= 30
