@@ -72,7 +72,17 @@ class Client:
         await self.comm.send_to(text_data=text)
 
     async def recv(self, timeout: float = 5) -> dict[str, Any]:
-        frame = await self.comm.receive_json_from(timeout=timeout)
+        # Poll instead of receive_output(timeout): its timeout cancels the application.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.comm.output_queue.empty():
+            if self.comm.future.done():
+                self.comm.future.result()  # the consumer crashed: raise its error
+                raise AssertionError("the consumer stopped")
+            if loop.time() >= deadline:
+                raise TimeoutError
+            await asyncio.sleep(0.002)
+        frame = await self.comm.receive_json_from(timeout=1)
         self.frames.append(frame)
         if frame["type"] == "state":
             self.seq = frame["seq"]
