@@ -1,0 +1,124 @@
+"""HTTP: creating a match from a game's menu, invitations, the play page, play again."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from matches import services
+from matches.models import Match, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def page_config(html: str) -> dict:
+    return json.loads(re.search(r'id="match-config"[^>]*>(.*?)</script>', html, re.S).group(1))
+
+
+def test_create_needs_csrf():
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/play/new/hiddenhand/", {"players": 2, "mode": "cpu"})
+    assert response.status_code == 403
+    assert not Match.objects.exists()
+
+
+def test_create_validates_the_game_settings_form_mode_and_level():
+    client = Client()
+    bad = [
+        {"players": 9, "turns": 5, "mode": "cpu"},
+        {"players": 2, "turns": 5, "mode": "solo"},  # not one of this game's modes
+        {"players": 2, "turns": 5, "mode": "cpu", "cpu_level": "grandmaster"},
+        {"players": "two", "turns": 5, "mode": "cpu"},
+        {"players": 2, "turns": 5},
+    ]
+    for data in bad:
+        response = client.post("/play/new/hiddenhand/", data, HTTP_ACCEPT="application/json")
+        assert response.status_code == 400, data
+        body = response.json()
+        assert body["code"] == "bad_message" and body["message"] and body["errors"]
+    assert client.post("/play/new/nosuchgame/", {"mode": "cpu"}).status_code == 404
+    assert client.get("/play/new/hiddenhand/").status_code == 405
+    assert not Match.objects.exists()
+
+
+def test_create_sets_a_scoped_httponly_cookie_and_redirects_to_the_play_page():
+    client = Client()
+    response = client.post(
+        "/play/new/hiddenhand/", {"players": 3, "turns": 5, "mode": "cpu", "cpu_level": "hard"}
+    )
+    assert response.status_code == 302
+    match = Match.objects.get()
+    assert response["Location"] == f"/play/{match.id}/"
+    cookie = response.cookies["seat_token"]
+    assert cookie["httponly"] and cookie["samesite"] == "Lax"
+    assert cookie["path"] == f"/play/{match.id}/"
+    assert services.token_seats(match.id, cookie.value) == [0]
+    assert [s.cpu_level for s in match.seats.filter(kind="cpu")] == ["hard", "hard"]
+    assert match.settings == {"players": 3, "turns": 5}
+    page = client.get(response["Location"])
+    assert page.status_code == 200 and page["Cache-Control"] == "no-store"
+    html = page.content.decode()
+    config = page_config(html)
+    assert config == {
+        "match": str(match.id),
+        "game": "hiddenhand",
+        "ws": f"/play/{match.id}/ws/",
+        "seats": [0],
+        "protocol": 1,
+        "rematch": f"/play/{match.id}/again/",
+    }
+    assert cookie.value not in html and str(match.seed) not in html
+
+
+def test_friend_room_invitation_join_and_watch():
+    owner = Client()
+    created = owner.post(
+        "/play/new/hiddenhand/",
+        {"players": 2, "turns": 4, "mode": "friend"},
+        HTTP_ACCEPT="application/json",
+    ).json()
+    assert created["seat"] == 0 and len(created["token"]) >= 43
+    match = Match.objects.get(pk=created["match"])
+    assert created["invite"] == f"/play/invite/{match.invite_code}/"
+    page = owner.get(created["url"]).content.decode()
+    assert f"/play/invite/{match.invite_code}/" in page  # the creator sees the invitation URL
+
+    guest = Client()
+    assert guest.get(created["invite"]).status_code == 200
+    joined = guest.post(created["invite"])
+    assert joined.status_code == 302 and joined["Location"] == created["url"]
+    assert services.token_seats(match.id, joined.cookies["seat_token"].value) == [1]
+    match.refresh_from_db()
+    assert match.status == "playing"
+
+    late = Client()
+    assert late.post(created["invite"]).status_code == 302  # full: sent to watch instead
+    assert late.post(created["invite"], HTTP_ACCEPT="application/json").status_code == 409
+    watch = late.get(created["url"]).content.decode()
+    assert page_config(watch)["seats"] == [] and match.invite_code not in watch
+    assert late.get("/play/invite/nope/").status_code == 404
+    assert late.get("/play/00000000-0000-4000-8000-000000000000/").status_code == 404
+
+
+def test_play_again_over_http_is_idempotent():
+    owner = Client()
+    created = owner.post(
+        "/play/new/hiddenhand/",
+        {"players": 2, "turns": 1, "mode": "cpu"},
+        HTTP_ACCEPT="application/json",
+    ).json()
+    match_id = created["match"]
+    assert owner.post(f"/play/{match_id}/again/").status_code == 409  # not over yet
+    services.submit_action(match_id, [0], {"type": "draw"})
+    first = owner.post(f"/play/{match_id}/again/")
+    second = owner.post(f"/play/{match_id}/again/")
+    spectator = Client().post(f"/play/{match_id}/again/")
+    nxt = Match.objects.get(pk=match_id).next_match
+    assert first["Location"] == second["Location"] == spectator["Location"] == f"/play/{nxt.id}/"
+    assert services.token_seats(nxt.id, first.cookies["seat_token"].value) == [0]
+    assert "seat_token" not in spectator.cookies
+    assert nxt.status == "playing" and Seat.objects.filter(match=nxt).count() == 2
+    assert Match.objects.count() == 2
