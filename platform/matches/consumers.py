@@ -139,14 +139,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
     # --- frames in ---------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        self.ref = None  # the action id of the frame being handled, for its error
         with translation.override(self.lang):
             try:
                 await self._receive(text_data, bytes_data)
             except BadFrame as exc:
-                await self.send_error(exc.code)
+                await self.send_error(exc.code, ref=self.ref)
             except MatchError as exc:
-                await self.send_error(exc.code)
-            except Exception as exc:
+                await self.send_error(exc.code, ref=self.ref)
+            except Exception as exc:  # never lose the connection over one frame
                 tb = exc.__traceback__
                 while tb and tb.tb_next:
                     tb = tb.tb_next
@@ -173,6 +174,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             raise BadFrame("bad_json") from None
         if not isinstance(message, dict):
             raise BadFrame("bad_message")
+        ref = message.get("action_id")
+        if isinstance(ref, str) and ACTION_ID.match(ref):
+            self.ref = ref
         kind = message.get("type")
         if not isinstance(kind, str):
             raise BadFrame("bad_message")

@@ -1,0 +1,157 @@
+"""Scale-out: two server processes sharing PostgreSQL and Redis.
+
+Run with DATABASE_URL=postgres://… and REDIS_URL=redis://…/N. Without them the tests
+skip with a reason locally and FAIL when CI is set (CI must exercise them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+
+import pytest
+from django.db import connection
+
+import gamekit
+from matches import services
+from matches.models import Action, Match
+from tests.matches.webclient import WebClient
+from tests.matches.wsbot import Bot, hidden_hand_policy
+from tests.support.server import AsgiServer
+
+pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def need_services() -> None:
+    problems = [
+        f"{name} is not set" for name in ("DATABASE_URL", "REDIS_URL") if not os.environ.get(name)
+    ]
+    if not problems and connection.vendor != "postgresql":
+        problems.append("DATABASE_URL is not PostgreSQL")
+    if not problems:
+        import redis
+
+        try:
+            redis.Redis.from_url(os.environ["REDIS_URL"], socket_timeout=2).ping()
+        except Exception as exc:
+            problems.append(f"Redis does not answer ({type(exc).__name__})")
+    if problems:
+        reason = "needs PostgreSQL and Redis: " + "; ".join(problems)
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+@pytest.fixture
+def two_servers(transactional_db):
+    need_services()
+    servers = [AsgiServer(), AsgiServer()]
+    try:
+        for server in servers:
+            server.start()
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def test_players_on_two_processes_play_a_whole_match_and_see_every_move(two_servers):
+    one, two = two_servers
+    status, created = WebClient(one.url).post(
+        "/play/new/hiddenhand/", {"players": 4, "turns": 40, "mode": "friend"}
+    )
+    assert status == 200
+    status, joined_1 = WebClient(two.url).post(created["invite"], {})
+    status, joined_2 = WebClient(one.url).post(created["invite"], {})
+    assert (joined_1["seat"], joined_2["seat"]) == (1, 2)
+    bots = [
+        Bot(one.ws_url + created["ws"], created["token"], hidden_hand_policy, "red-1"),
+        Bot(two.ws_url + created["ws"], joined_1["token"], hidden_hand_policy, "blue-2"),
+        Bot(one.ws_url + created["ws"], joined_2["token"], hidden_hand_policy, "green-1"),
+    ]
+    watchers = [
+        Bot(server.ws_url + created["ws"], None, name=f"watch-{i}")
+        for i, server in enumerate(two_servers)
+    ]
+
+    async def play():
+        for bot in [*bots, *watchers]:
+            await bot.open(since=0)
+        await bots[0].send({"type": "start"})  # yellow goes to the CPU; both processes race it
+        try:
+            await asyncio.gather(
+                *(bot.play(timeout=120) for bot in bots),
+                *(
+                    w.until(
+                        lambda f: f["type"] == "state" and f["match"]["status"] == "finished", 120
+                    )
+                    for w in watchers
+                ),
+            )
+        except Exception:
+            for bot in [*bots, *watchers]:  # what each client saw last, for the failure report
+                print(
+                    bot.name,
+                    bot.seq,
+                    [(f["type"], f.get("seq"), f.get("code")) for f in bot.frames[-4:]],
+                )
+            raise
+        for bot in [*bots, *watchers]:
+            await bot.close()
+
+    asyncio.run(play())
+    match = Match.objects.get(pk=created["match"])
+    game = gamekit.registry.get(match.game)
+    assert match.status == "finished"
+    assert list(match.actions.values_list("seq", flat=True)) == list(range(1, match.seq + 1))
+    assert game.dump_state(services.replay(match)) == match.state
+    assert Action.objects.filter(match=match, seat=3, actor="cpu").count() == 10  # once each
+    for bot in [*bots, *watchers]:
+        assert bot.seen_event_seqs() == list(range(1, match.seq + 1)), bot.name
+
+
+def test_the_same_turn_from_two_processes_applies_once(two_servers):
+    one, two = two_servers
+    _status, created = WebClient(one.url).post(
+        "/play/new/hiddenhand/", {"players": 2, "turns": 30, "mode": "hotseat"}
+    )
+    rng = random.Random(7)
+
+    async def race():
+        a = Bot(one.ws_url + created["ws"], created["token"], hidden_hand_policy, "a")
+        b = Bot(two.ws_url + created["ws"], created["token"], hidden_hand_policy, "b")
+        await a.open()
+        await b.open()
+        outcomes = []
+        for round_ in range(12):
+            while a.seq != b.seq:
+                laggard = a if a.seq < b.seq else b
+                await laggard.until(lambda f: f["type"] == "state")
+            seat = a.room["to_act"][0]
+            draws = [
+                {"type": "act", "action": {"type": "draw"}, "action_id": f"{name}{round_}",
+                 "seat": seat, "seq": a.seq if rng.random() < 0.5 else None}
+                for name in ("a", "b")
+            ]  # fmt: skip
+            for d in draws:
+                if d["seq"] is None:
+                    del d["seq"]
+            await asyncio.gather(a.send(draws[0]), b.send(draws[1]))
+            replies = await asyncio.gather(
+                a.until(lambda f: f["type"] in ("ack", "error")),
+                b.until(lambda f: f["type"] in ("ack", "error")),
+            )
+            outcomes.append(sorted(r["type"] for r in replies))
+            for reply in replies:
+                if reply["type"] == "error":
+                    assert reply["code"] in ("stale", "not_your_turn")
+                    assert reply["view"] is not None and reply["seq"] > 0
+        await a.close()
+        await b.close()
+        return outcomes
+
+    outcomes = asyncio.run(race())
+    assert outcomes == [["ack", "error"]] * 12
+    match = Match.objects.get(pk=created["match"])
+    assert match.actions.filter(kind="game").count() == 12
