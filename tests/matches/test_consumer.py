@@ -14,14 +14,13 @@ from matches import services
 from matches.models import Action, Match
 from tests.matches.helpers import Client, a_legal_action, create, load
 
-pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.anyio,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_db_threads"),
+]
 
 db = database_sync_to_async
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
 
 
 async def make(**kwargs):

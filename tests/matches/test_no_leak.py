@@ -16,13 +16,12 @@ from matches import services
 from matches.models import Action, Match
 from tests.matches.helpers import Client, create
 
-pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.anyio,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_db_threads"),
+]
 CARD = re.compile(r"card-[0-9a-f]{16}")
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
 
 
 def states_by_seq(match: Match) -> dict[int, object]:

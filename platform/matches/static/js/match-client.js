@@ -1,0 +1,169 @@
+// Browser client for the match WebSocket, protocol v1 (docs/protocol.md).
+//
+//   import { MatchClient } from "/static/js/match-client.js";
+//   const config = JSON.parse(document.getElementById("match-config").textContent);
+//   const client = new MatchClient(config, {
+//     onState: (frame) => draw(frame.view, frame.match, frame.events),
+//     onError: (error) => announce(error.message),
+//   });
+//   client.connect();
+//   client.act({ type: "draw" });
+//
+// It reconnects with backoff, resumes from the last seq it saw, keeps a heartbeat,
+// and resends unacknowledged actions with their original ids (applied once).
+
+const PROTOCOL = 1;
+const PING_MS = 15000;
+const PONG_TIMEOUT_MS = 10000;
+const MAX_BACKOFF_MS = 15000;
+
+function newActionId() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export class MatchClient {
+  constructor(config, handlers = {}) {
+    this.config = config;
+    this.handlers = handlers;
+    this.seq = null; // last seq seen
+    this.view = null;
+    this.match = null;
+    this.seats = [];
+    this.pending = new Map(); // action_id -> act frame, until acked or refused
+    this.socket = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.pingTimer = null;
+    this.pongTimer = null;
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}${this.config.ws}`;
+  }
+
+  connect() {
+    this.closed = false;
+    const socket = new WebSocket(this.url());
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.attempt = 0;
+      const hello = { type: "hello", v: PROTOCOL, lang: document.documentElement.lang };
+      if (this.seq !== null) hello.since = this.seq;
+      this.sendRaw(hello);
+      this.startHeartbeat();
+    });
+    socket.addEventListener("message", (event) => this.receive(event.data));
+    socket.addEventListener("close", () => this.dropped(socket));
+    socket.addEventListener("error", () => socket.close());
+  }
+
+  close() {
+    this.closed = true;
+    this.stopHeartbeat();
+    if (this.socket) this.socket.close();
+  }
+
+  dropped(socket) {
+    if (socket !== this.socket) return;
+    this.stopHeartbeat();
+    this.emit("onConnection", false);
+    if (this.closed) return;
+    // Exponential backoff with jitter, so a restarted server is not stormed.
+    const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempt) * (0.5 + Math.random() / 2);
+    this.attempt += 1;
+    setTimeout(() => this.connect(), delay);
+  }
+
+  startHeartbeat() {
+    this.stopHeartbeat();
+    this.pingTimer = setInterval(() => {
+      this.sendRaw({ type: "ping", t: Date.now() });
+      clearTimeout(this.pongTimer);
+      this.pongTimer = setTimeout(() => this.socket && this.socket.close(), PONG_TIMEOUT_MS);
+    }, PING_MS);
+  }
+
+  stopHeartbeat() {
+    clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
+  }
+
+  sendRaw(message) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  // Play an action; returns its id. Resent after a reconnect until acknowledged.
+  act(action, { seat = null } = {}) {
+    const frame = { type: "act", action, action_id: newActionId() };
+    if (seat !== null) frame.seat = seat;
+    if (this.seq !== null) frame.seq = this.seq;
+    this.pending.set(frame.action_id, frame);
+    this.sendRaw(frame);
+    return frame.action_id;
+  }
+
+  room(type, fields = {}) {
+    return this.sendRaw({ type, ...fields });
+  }
+
+  resync() {
+    return this.sendRaw({ type: "resync", since: this.seq });
+  }
+
+  receive(text) {
+    let frame;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return;
+    }
+    switch (frame.type) {
+      case "welcome":
+        this.seats = frame.seats;
+        this.emit("onConnection", true, frame);
+        for (const pending of this.pending.values()) this.sendRaw(pending);
+        break;
+      case "state":
+        if (!frame.reset && this.seq !== null && frame.events.length && frame.events[0].seq !== this.seq + 1) {
+          this.resync(); // a gap: ask again rather than draw a wrong table
+          return;
+        }
+        this.seq = frame.seq;
+        this.view = frame.view;
+        this.match = frame.match;
+        this.emit("onState", frame);
+        break;
+      case "room":
+        this.match = frame.match;
+        this.emit("onRoom", frame);
+        break;
+      case "ack":
+        this.pending.delete(frame.action_id);
+        this.emit("onAck", frame);
+        break;
+      case "pong":
+        clearTimeout(this.pongTimer);
+        if (this.seq !== null && frame.seq > this.seq) this.resync();
+        break;
+      case "error":
+        if (frame.ref) this.pending.delete(frame.ref);
+        if (frame.view !== undefined && frame.seq >= (this.seq ?? 0)) this.view = frame.view;
+        this.emit("onError", frame);
+        break;
+      default:
+        break; // newer server, unknown frame: ignore
+    }
+  }
+
+  emit(name, ...args) {
+    const handler = this.handlers[name];
+    if (typeof handler === "function") handler(...args);
+  }
+}
