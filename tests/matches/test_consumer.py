@@ -381,3 +381,41 @@ async def test_server_state_is_checked_against_the_log_after_consumer_play():
     final, _state = await db(load)(match.id)
     assert (await db(services.replay)(final)) == final.state
     await client.close()
+
+
+async def test_a_dropped_player_is_played_by_the_cpu_after_the_grace_then_returns(settings):
+    settings.MATCHES_DISCONNECT_GRACE_S = 0.4
+    match, token = await make(mode="friend", players=2, turns=30)
+    _m, _seat, guest_token = await db(services.join)(match.invite_code)
+    red, blue = Client(match.id, token), Client(match.id, guest_token)
+    await red.connect()
+    await blue.connect()
+    await red.send({"type": "act", "action": {"type": "draw"}, "action_id": "r1"})
+    await blue.until(lambda f: f["type"] == "state" and f["match"]["to_act"] == [1])
+    await blue.close()  # blue drops on its own turn
+    room = await red.until(
+        lambda f: f["type"] in ("room", "state") and not f["match"]["seats"][1]["connected"]
+    )
+    assert room["match"]["due_in_ms"] is not None
+    frame = await red.until(
+        lambda f: f["type"] == "state" and any(e["actor"] == "timeout" for e in f["events"]), 5
+    )
+    assert [e["seat"] for e in frame["events"] if e["actor"] == "timeout"] == [1]
+    # Blue comes back with the token and the seq it saw: its seat again, nothing missed.
+    back = Client(match.id, guest_token)
+    await back.connect(since=blue.seq)
+    seen = [e["seq"] for f in back.frames if f["type"] == "state" for e in f["events"]]
+    assert seen == list(range(blue.seq + 1, back.seq + 1))
+    await red.until(
+        lambda f: f["type"] in ("room", "state") and f["match"]["seats"][1]["connected"]
+    )
+    if red.room["to_act"] == [0]:
+        await red.send({"type": "act", "action": {"type": "draw"}, "action_id": "r2"})
+    await back.until(lambda f: f["type"] == "state" and f["match"]["to_act"] == [1])
+    await asyncio.sleep(0.8)  # past the grace: no CPU move for a player who is here
+    await back.send({"type": "act", "action": {"type": "draw"}, "action_id": "b-back"})
+    assert (await back.until(lambda f: f["type"] in ("ack", "error")))["type"] == "ack"
+    timeouts = await db(lambda: Action.objects.filter(match=match, actor="timeout").count())()
+    assert timeouts == 1
+    await red.close()
+    await back.close()

@@ -155,3 +155,30 @@ def test_the_same_turn_from_two_processes_applies_once(two_servers):
     assert outcomes == [["ack", "error"]] * 12
     match = Match.objects.get(pk=created["match"])
     assert match.actions.filter(kind="game").count() == 12
+
+
+def test_celery_worker_plays_cpu_turns_with_no_server_watching(transactional_db, settings):
+    """No socket, no in-process timer: the queued task (ETA) alone moves the CPU seats."""
+    need_services()
+    import time
+
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+
+    settings.MATCHES_CELERY = True
+    settings.MATCHES_INPROCESS_DRIVER = False
+    app.conf.broker_url = os.environ["REDIS_URL"]
+    with start_worker(app, perform_ping_check=False, pool="solo"):
+        match, _token = services.create_match("hiddenhand", {"players": 3, "turns": 9}, "cpu")
+        for _ in range(3):  # red moves; the worker plays blue and green, then it is red again
+            services.submit_action(match.id, [0], {"type": "draw"})
+            seq = Match.objects.get(pk=match.id).seq
+            deadline = time.monotonic() + 20
+            while Match.objects.get(pk=match.id).seq < seq + 2:
+                assert time.monotonic() < deadline, "the worker did not play the CPU seats"
+                time.sleep(0.05)
+    match = Match.objects.get(pk=match.id)
+    assert match.status == "finished"
+    assert match.actions.filter(actor="cpu").count() == 6
+    assert gamekit.registry.get(match.game).dump_state(services.replay(match)) == match.state
