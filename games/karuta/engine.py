@@ -362,6 +362,30 @@ def new_state(settings: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], s
     return state
 
 
+def situation(
+    sides: Sequence[Sequence[Sequence[int]]],
+    queue: Sequence[int],
+    read: Sequence[int] = (),
+    settings: Mapping[str, Any] | None = None,
+    seed: int = 0,
+) -> State:
+    """A competitive position built by hand (tests, tutorials): two sides of three rows,
+    the reading order from the poem read next, and the poems read already."""
+    chosen = {"mode": "competitive", "memorise_seconds": 0, **(settings or {})}
+    state = new_state(chosen, [{"is_cpu": False}, {"is_cpu": False}], seed)
+    on_field = [c for rows in sides for row in rows for c in row]
+    everything = list(queue) + list(read)
+    if len(set(everything)) != len(everything) or not set(on_field) <= set(queue):
+        raise InvalidSettingsError("field cards must be unread and no poem may appear twice")
+    state["sides"] = [[list(row) for row in rows] for rows in sides]
+    state["queue"] = list(queue)
+    state["read"] = list(read)
+    state["pool"] = sorted(everything)
+    state["reading"] = None
+    _start_reading(state, [])
+    return state
+
+
 # --- whose move ------------------------------------------------------------------------
 
 
