@@ -85,13 +85,21 @@ from functools import cache
 from typing import Any
 
 from gamekit.base import (
-    GameError,
     GameOverError,
     IllegalActionError,
     InvalidActionError,
     NotYourTurnError,
 )
 from games.karuta import reading
+from games.karuta.options import (  # re-exported: the engine is the karuta API
+    ALL_POEMS,
+    LEVEL_KEYS,
+    MODES,
+    InvalidSettingsError,
+    is_int,
+    normalize_settings,
+    pool_of,
+)
 from poems import catalogue
 from poems.kimariji import dynamic_kimariji, static_kimariji
 
@@ -99,14 +107,6 @@ State = dict[str, Any]
 Event = dict[str, Any]
 
 VERSION = 1
-MODES = ("competitive", "chirashi", "solo")
-LEVEL_KEYS = ("nyumon", "yowai", "futsu", "tsuyoi", "meijin")
-PENALTIES = ("sit_out", "return_card")
-MEMORISE_CHOICES = (900, 600, 300, 120, 60, 0)
-POEM_SET_SIZE = 20
-POEM_SETS = (1, 2, 3, 4, 5)
-ALL_POEMS = tuple(range(1, catalogue.POEM_COUNT + 1))
-ROWS = ("upper", "middle", "lower")
 RECEIVE_ROW_ORDER = (1, 2, 0)  # where a received card goes when rows tie
 PUBLIC_SETTINGS = (
     "pace",
@@ -117,87 +117,6 @@ PUBLIC_SETTINGS = (
     "poem_set",
     "players",
 )
-
-DEFAULTS: dict[str, Any] = {
-    "mode": "competitive",
-    "players": None,  # competitive 2, solo 1, chirashi 2..4 (default 2)
-    "cpu_level": "futsu",
-    "poem_set": None,
-    "poems": None,  # solo only: an explicit list of poems ("practise my slowest 20")
-    "show_kimariji": False,
-    "pace": "standard",
-    "speech": True,
-    "memorise_seconds": 900,
-    "otetsuki_penalty": "sit_out",
-}
-
-
-class InvalidSettingsError(GameError):
-    code = "invalid_settings"
-
-
-# --- settings -----------------------------------------------------------------
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """Complete `raw` with defaults and check every value (InvalidSettingsError if wrong)."""
-    unknown = set(raw) - set(DEFAULTS)
-    if unknown:
-        raise InvalidSettingsError(f"unknown settings: {sorted(unknown)}")
-    s = {**DEFAULTS, **{k: v for k, v in raw.items() if v is not None}}
-    if s["mode"] not in MODES:
-        raise InvalidSettingsError(f"unknown mode {s['mode']!r}")
-    default_players = {"competitive": 2, "chirashi": 2, "solo": 1}[s["mode"]]
-    players = s["players"] if s["players"] is not None else default_players
-    if not _is_int(players):
-        raise InvalidSettingsError("players must be a whole number")
-    allowed = {"competitive": (2,), "chirashi": (2, 3, 4), "solo": (1,)}[s["mode"]]
-    if players not in allowed:
-        raise InvalidSettingsError(f"{s['mode']} is played by {allowed} players, not {players}")
-    s["players"] = players
-    if s["cpu_level"] not in LEVEL_KEYS:
-        raise InvalidSettingsError(f"unknown CPU level {s['cpu_level']!r}")
-    if s["poem_set"] is not None and s["poem_set"] not in POEM_SETS:
-        raise InvalidSettingsError("poem_set must be 1..5 (poems 1–20 … 81–100) or None")
-    if s["poems"] is not None:
-        poems = s["poems"]
-        if s["mode"] != "solo":
-            raise InvalidSettingsError("an explicit poem list is for solo practice only")
-        if (
-            not isinstance(poems, list | tuple)
-            or not poems
-            or not all(_is_int(n) and 1 <= n <= catalogue.POEM_COUNT for n in poems)
-            or len(set(poems)) != len(poems)
-        ):
-            raise InvalidSettingsError("poems must be distinct poem numbers 1..100")
-        if s["poem_set"] is not None:
-            raise InvalidSettingsError("choose a poem set or a poem list, not both")
-        s["poems"] = sorted(poems)
-    try:
-        reading.kana_per_second(s["pace"])
-    except ValueError as error:
-        raise InvalidSettingsError(str(error)) from None
-    for key in ("show_kimariji", "speech"):
-        if not isinstance(s[key], bool):
-            raise InvalidSettingsError(f"{key} must be true or false")
-    if not _is_int(s["memorise_seconds"]) or not 0 <= s["memorise_seconds"] <= 900:
-        raise InvalidSettingsError("memorise_seconds must be 0..900")
-    if s["otetsuki_penalty"] not in PENALTIES:
-        raise InvalidSettingsError(f"unknown otetsuki penalty {s['otetsuki_penalty']!r}")
-    return s
-
-
-def pool_of(settings: Mapping[str, Any]) -> tuple[int, ...]:
-    if settings.get("poems"):
-        return tuple(sorted(settings["poems"]))
-    if settings.get("poem_set"):
-        first = (settings["poem_set"] - 1) * POEM_SET_SIZE + 1
-        return tuple(range(first, first + POEM_SET_SIZE))
-    return ALL_POEMS
 
 
 @cache
@@ -237,15 +156,6 @@ def side_of(state: State, card: int) -> int | None:
         for row in rows:
             if card in row:
                 return seat
-    return None
-
-
-def position_of(state: State, card: int) -> tuple[int, int, int] | None:
-    """Competitive: (seat, row, column) of a card on the field."""
-    for seat, rows in enumerate(state["sides"]):
-        for r, row in enumerate(rows):
-            if card in row:
-                return seat, r, row.index(card)
     return None
 
 
@@ -301,7 +211,7 @@ def new_state(settings: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], s
     s = normalize_settings(settings)
     if len(seats) != s["players"]:
         raise InvalidSettingsError(f"{s['mode']} needs {s['players']} seats, got {len(seats)}")
-    if not _is_int(seed):
+    if not is_int(seed):
         raise InvalidSettingsError("the seed must be a whole number")
     seat_list = []
     for seat in seats:
@@ -428,7 +338,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
 def apply(state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
         raise InvalidActionError("an action is an object with a 'type'")
-    if not _is_int(seat) or not 0 <= seat < len(state["seats"]):
+    if not is_int(seat) or not 0 <= seat < len(state["seats"]):
         raise InvalidActionError(f"no seat {seat!r}")
     if state["phase"] == "over":
         raise GameOverError("the game is over")
@@ -446,7 +356,7 @@ def apply(state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, li
 
 def _need_int(action: Mapping[str, Any], key: str) -> int:
     value = action.get(key)
-    if not _is_int(value):
+    if not is_int(value):
         raise InvalidActionError(f"'{key}' must be a whole number")
     return value
 
@@ -471,7 +381,7 @@ def _check_arrange(state: State, seat: int, action: Mapping[str, Any]) -> None:
     rows = action.get("rows")
     if not isinstance(rows, list) or len(rows) != 3 or not all(isinstance(r, list) for r in rows):
         raise InvalidActionError("'rows' must be three lists of cards (upper, middle, lower)")
-    if not all(_is_int(c) for row in rows for c in row):
+    if not all(is_int(c) for row in rows for c in row):
         raise InvalidActionError("cards are poem numbers")
     if state["phase"] == "reading":
         t = _need_int(action, "t")
