@@ -81,7 +81,7 @@ from __future__ import annotations
 import marshal
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from gamekit.base import (
@@ -130,6 +130,12 @@ def pool_static_kimariji(poem: int, pool: tuple[int, ...]) -> int:
 def current_kimariji(poem: int, unread: Sequence[int]) -> int:
     """Dynamic kimariji: only poems still to be read (in this game's pool) are rivals."""
     return dynamic_kimariji(poem, set(ALL_POEMS) - set(unread))
+
+
+@lru_cache(maxsize=256)
+def _field_kimariji(cards: tuple[int, ...], unread: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
+    """Current kimariji of every card on the field (views repeat it until the next reading)."""
+    return tuple((str(card), current_kimariji(card, unread)) for card in cards)
 
 
 # --- state helpers ----------------------------------------------------------------
@@ -801,8 +807,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     if mode == "solo":
         out["records"] = [dict(rec) for rec in state["records"]]
     if s["show_kimariji"] and state["phase"] != "over":
-        unread = state["queue"]
-        out["kimariji"] = {str(c): current_kimariji(c, unread) for c in field_cards(state)}
+        out["kimariji"] = dict(
+            _field_kimariji(tuple(field_cards(state)), tuple(sorted(state["queue"])))
+        )
     r = state["reading"]
     if r is not None:
         out["reading"] = {

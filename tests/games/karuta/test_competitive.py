@@ -336,3 +336,14 @@ def test_dead_cards_are_read_and_shrink_kimariji():
     s, _ = passes(s, B)
     assert s["read"] == [42] and s["reading"]["poem"] == 75  # … is read all the same
     assert s["reading"]["kimariji"] == 2
+
+
+def test_shown_kimariji_are_the_current_dynamic_ones():
+    rest = [n for n in range(1, 101) if n not in (42, 75, 17)]
+    sides = [[[75], [17], []], [[1], [], []]]
+    s = engine.situation(sides, [42, 75, 17, *rest], settings={"show_kimariji": True})
+    assert engine.view(s, 0)["kimariji"] == {"75": 4, "17": 2, "1": 3}
+    s, _ = passes(s, A)
+    s, _ = passes(s, B)  # ちぎりきな (42), a dead card, has been read
+    assert engine.view(s, None)["kimariji"] == {"75": 2, "17": 2, "1": 3}
+    assert "kimariji" not in engine.view(position(1), 0)  # only when the option is on
