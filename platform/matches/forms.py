@@ -9,12 +9,15 @@ from gamekit import Game
 
 
 class ModeForm(forms.Form):
-    mode = forms.ChoiceField(label=_("Mode"))
+    """Posted together with the game's own settings form, so its names must not clash
+    with a game's fields (karuta has its own "mode"): hence "play_mode"."""
+
+    play_mode = forms.ChoiceField(label=_("Mode"))
     cpu_level = forms.ChoiceField(label=_("CPU level"), required=False)
 
     def __init__(self, game: Game, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["mode"].choices = [(m.value, m.value) for m in game.modes]
+        self.fields["play_mode"].choices = [(m.value, m.value) for m in game.modes]
         self.fields["cpu_level"].choices = [("", "")] + [
             (level.key, level.label) for level in game.cpu_levels
         ]

@@ -71,7 +71,7 @@ def _refused(request: HttpRequest, code: str, status: int, errors: Any = None) -
 
 @require_POST
 def create(request: HttpRequest, slug: str) -> HttpResponse:
-    """POST from a game's menu: its settings form plus mode and CPU level."""
+    """POST from a game's menu: its settings form plus `play_mode` and `cpu_level`."""
     try:
         game = gamekit.registry.get(slug)
     except gamekit.NotRegistered:
@@ -89,7 +89,7 @@ def create(request: HttpRequest, slug: str) -> HttpResponse:
         match, token = services.create_match(
             game.slug,
             game_settings,
-            mode_form.cleaned_data["mode"],
+            mode_form.cleaned_data["play_mode"],
             mode_form.cleaned_data["cpu_level"] or None,
         )
     except MatchError as exc:

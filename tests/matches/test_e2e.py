@@ -30,7 +30,7 @@ def check_log_and_replay(match_id) -> Match:
 def test_kill_9_mid_match_then_finish_nothing_lost_or_doubled(asgi_server):
     red_web, blue_web = WebClient(asgi_server.url), WebClient(asgi_server.url)
     status, created = red_web.post(
-        "/play/new/hiddenhand/", {"players": 2, "turns": 20, "mode": "friend"}
+        "/play/new/hiddenhand/", {"players": 2, "turns": 20, "play_mode": "friend"}
     )
     assert status == 200, created
     status, joined = blue_web.post(created["invite"], {})
@@ -92,10 +92,8 @@ def test_kill_9_mid_match_then_finish_nothing_lost_or_doubled(asgi_server):
 
 def test_browser_flow_cookie_page_and_socket(asgi_server):
     web = WebClient(asgi_server.url)
-    status, html = web.post(
-        "/play/new/hiddenhand/", {"players": 3, "turns": 6, "mode": "cpu", "cpu_level": "hard"},
-        as_json=False,
-    )  # fmt: skip
+    form = {"players": 3, "turns": 6, "play_mode": "cpu", "cpu_level": "hard"}
+    status, html = web.post("/play/new/hiddenhand/", form, as_json=False)
     assert status == 200  # followed the redirect to the play page
     config = json.loads(re.search(r'id="match-config"[^>]*>(.*?)</script>', html).group(1))
     assert config["seats"] == [0] and config["protocol"] == 1

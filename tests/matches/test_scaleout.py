@@ -59,7 +59,7 @@ def two_servers(transactional_db):
 def test_players_on_two_processes_play_a_whole_match_and_see_every_move(two_servers):
     one, two = two_servers
     status, created = WebClient(one.url).post(
-        "/play/new/hiddenhand/", {"players": 4, "turns": 40, "mode": "friend"}
+        "/play/new/hiddenhand/", {"players": 4, "turns": 40, "play_mode": "friend"}
     )
     assert status == 200
     status, joined_1 = WebClient(two.url).post(created["invite"], {})
@@ -114,7 +114,7 @@ def test_players_on_two_processes_play_a_whole_match_and_see_every_move(two_serv
 def test_the_same_turn_from_two_processes_applies_once(two_servers):
     one, two = two_servers
     _status, created = WebClient(one.url).post(
-        "/play/new/hiddenhand/", {"players": 2, "turns": 30, "mode": "hotseat"}
+        "/play/new/hiddenhand/", {"players": 2, "turns": 30, "play_mode": "hotseat"}
     )
     rng = random.Random(7)
 

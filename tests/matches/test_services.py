@@ -286,3 +286,25 @@ def test_beat_schedule_has_the_sweeper():
     entry = settings.CELERY_BEAT_SCHEDULE["matches-sweep-stalled"]
     assert entry["task"] in app.tasks
     assert entry["schedule"] <= 30
+
+
+def test_a_realtime_game_where_several_seats_act_at_once_runs_through_the_same_path():
+    """Karuta (on main) puts several seats in to_act at once; CPUs and a human share turns."""
+    game = gamekit.registry.get("karuta")
+    match, _token = services.create_match("karuta", {"players": 3, "mode": "chirashi"}, "cpu")
+    several_at_once = False
+    for _ in range(5000):
+        match, state = load(match.id)
+        if match.status != Match.Status.PLAYING:
+            break
+        to_act = game.to_act(state)
+        several_at_once |= len(to_act) > 1
+        if 0 in to_act:
+            legal = game.legal_actions(state, 0)
+            action = next((a for a in legal if a["type"] in ("pass", "ready", "send")), legal[0])
+            services.submit_action(match.id, [0], action)
+        else:
+            assert services.advance(match.id) is not None
+    match = Match.objects.get(pk=match.id)
+    assert match.status == Match.Status.FINISHED and several_at_once
+    assert game.dump_state(services.replay(match)) == match.state

@@ -20,7 +20,7 @@ def page_config(html: str) -> dict:
 
 def test_create_needs_csrf():
     client = Client(enforce_csrf_checks=True)
-    response = client.post("/play/new/hiddenhand/", {"players": 2, "mode": "cpu"})
+    response = client.post("/play/new/hiddenhand/", {"players": 2, "play_mode": "cpu"})
     assert response.status_code == 403
     assert not Match.objects.exists()
 
@@ -28,10 +28,10 @@ def test_create_needs_csrf():
 def test_create_validates_the_game_settings_form_mode_and_level():
     client = Client()
     bad = [
-        {"players": 9, "turns": 5, "mode": "cpu"},
-        {"players": 2, "turns": 5, "mode": "solo"},  # not one of this game's modes
-        {"players": 2, "turns": 5, "mode": "cpu", "cpu_level": "grandmaster"},
-        {"players": "two", "turns": 5, "mode": "cpu"},
+        {"players": 9, "turns": 5, "play_mode": "cpu"},
+        {"players": 2, "turns": 5, "play_mode": "solo"},  # not one of this game's modes
+        {"players": 2, "turns": 5, "play_mode": "cpu", "cpu_level": "grandmaster"},
+        {"players": "two", "turns": 5, "play_mode": "cpu"},
         {"players": 2, "turns": 5},
     ]
     for data in bad:
@@ -39,7 +39,7 @@ def test_create_validates_the_game_settings_form_mode_and_level():
         assert response.status_code == 400, data
         body = response.json()
         assert body["code"] == "bad_message" and body["message"] and body["errors"]
-    assert client.post("/play/new/nosuchgame/", {"mode": "cpu"}).status_code == 404
+    assert client.post("/play/new/nosuchgame/", {"play_mode": "cpu"}).status_code == 404
     assert client.get("/play/new/hiddenhand/").status_code == 405
     assert not Match.objects.exists()
 
@@ -47,7 +47,7 @@ def test_create_validates_the_game_settings_form_mode_and_level():
 def test_create_sets_a_scoped_httponly_cookie_and_redirects_to_the_play_page():
     client = Client()
     response = client.post(
-        "/play/new/hiddenhand/", {"players": 3, "turns": 5, "mode": "cpu", "cpu_level": "hard"}
+        "/play/new/hiddenhand/", {"players": 3, "turns": 5, "play_mode": "cpu", "cpu_level": "hard"}
     )
     assert response.status_code == 302
     match = Match.objects.get()
@@ -77,7 +77,7 @@ def test_friend_room_invitation_join_and_watch():
     owner = Client()
     created = owner.post(
         "/play/new/hiddenhand/",
-        {"players": 2, "turns": 4, "mode": "friend"},
+        {"players": 2, "turns": 4, "play_mode": "friend"},
         HTTP_ACCEPT="application/json",
     ).json()
     assert created["seat"] == 0 and len(created["token"]) >= 43
@@ -107,7 +107,7 @@ def test_play_again_over_http_is_idempotent():
     owner = Client()
     created = owner.post(
         "/play/new/hiddenhand/",
-        {"players": 2, "turns": 1, "mode": "cpu"},
+        {"players": 2, "turns": 1, "play_mode": "cpu"},
         HTTP_ACCEPT="application/json",
     ).json()
     match_id = created["match"]
