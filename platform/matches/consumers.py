@@ -56,7 +56,7 @@ from django.conf import settings
 from django.utils import translation
 
 from gamekit import GameError
-from matches import services
+from matches import frames, services
 from matches.driver import driver
 from matches.errors import MatchError, message_for
 
@@ -249,7 +249,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send_error(exc.code, ref=action_id)
             await self.push()
             return
-        await self.push()
+        await self.push(min_seq=applied.seq)
         await self.send_json(
             {
                 "type": "ack",
@@ -316,14 +316,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def match_notice(self, message: dict[str, Any]) -> None:
         """The group says the match is at seq S: send this seat's own view if it is news."""
         seq = message.get("seq", 0)
-        if self.sent_seq is not None and seq <= self.sent_seq and not message.get("presence"):
+        tag = message.get("presence")
+        if self.sent_seq is not None and seq <= self.sent_seq and not tag:
             return
         with translation.override(self.lang), contextlib.suppress(MatchError):
-            await self.push()
+            await self.push(min_seq=seq, tag=tag if isinstance(tag, str) else None)
 
-    async def push(self, force: bool = False) -> None:
-        frame = await database_sync_to_async(services.build_frame)(
-            self.match_id, self.held, self.sent_seq
+    async def push(
+        self, force: bool = False, min_seq: int | None = None, tag: str | None = None
+    ) -> None:
+        """Send what this connection has not seen. With `min_seq` the process's snapshot
+        is used when it is at least that recent; without, the database is read."""
+        frame = await database_sync_to_async(frames.build_frame)(
+            self.match_id,
+            self.held,
+            self.sent_seq,
+            min_seq=min_seq,
+            tag=tag,
+            fresh=min_seq is None,
         )
         room = frame["match"]
         driver.schedule(self.match_id, frame["seq"], room.get("due_in_ms"))
@@ -340,8 +350,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if ref is not None:
             error["ref"] = ref
         if code in WITH_VIEW and self.joined:
-            frame = await database_sync_to_async(services.build_frame)(
-                self.match_id, self.held, None
+            frame = await database_sync_to_async(frames.build_frame)(
+                self.match_id, self.held, None, fresh=True
             )
             error.update(seq=frame["seq"], view=frame["view"], view_seat=frame["view_seat"])
         await self.send_json(error)

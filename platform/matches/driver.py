@@ -71,7 +71,7 @@ class LocalDriver:
         layer = get_channel_layer()
         await layer.group_send(
             services.group_name(match_id),
-            {"type": "match.notice", "match": match_id, "seq": row[0], "presence": True},
+            {"type": "match.notice", "match": match_id, "seq": row[0], "presence": "driver"},
         )
 
 

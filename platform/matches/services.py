@@ -31,13 +31,11 @@ from django.utils import timezone
 
 import gamekit
 from gamekit import Game, GameError, SeatSpec
+from matches import frames
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
 
 log = logging.getLogger(__name__)
-
-EVENTS_LIMIT = 500  # a client further behind than this gets a full reset instead of events
-
 
 # --- configuration ------------------------------------------------------------------
 
@@ -92,13 +90,17 @@ def token_seats(match_id: Any, token: str | None) -> list[int]:
 
 
 def notify(match_id: Any, seq: int, presence: bool = False) -> None:
-    """Tell the match's group where it stands. Lost notices are healed by resync/ping."""
+    """Tell the match's group where it stands. Lost notices are healed by resync/ping.
+
+    A presence notice (seats changed, seq did not) carries a fresh tag so that each
+    process reloads its snapshot once for it.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "match.notice", "match": str(match_id), "seq": seq}
+    message: dict[str, Any] = {"type": "match.notice", "match": str(match_id), "seq": seq}
     if presence:
-        message["presence"] = True
+        message["presence"] = secrets.token_hex(6)
     try:
         async_to_sync(layer.group_send)(group_name(match_id), message)
     except Exception:
@@ -110,8 +112,18 @@ def group_name(match_id: Any) -> str:
     return f"match.{hex_id}"
 
 
-def _after_commit(match: Match, presence: bool = False) -> None:
+def _after_commit(
+    match: Match,
+    presence: bool = False,
+    remember: tuple[list[Seat], Any, list[Action]] | None = None,
+) -> None:
+    """After the commit: refresh this process's snapshot, tell the group, queue the timer."""
     match_id, seq, due_at = match.id, match.seq, match.due_at
+    if remember is not None:
+        seats, state, rows = remember
+        transaction.on_commit(lambda: frames.remember(match, seats, state, rows))
+    else:
+        transaction.on_commit(lambda: frames.forget(match_id))
     transaction.on_commit(lambda: notify(match_id, seq, presence))
     if due_at is not None and conf("CELERY", False):
         transaction.on_commit(lambda: _schedule_task(match_id, seq, due_at))
@@ -221,6 +233,7 @@ def _update_turns(
     """Start and stop the seats' turn clocks and set `match.due_at`. Saves changed seats."""
     before = set(before)
     after = set(game.to_act(state)) if match.status == Match.Status.PLAYING else set()
+    changed_seats = []
     for seat in seats:
         changed = False
         if seat.index in before and seat.index not in after:
@@ -234,7 +247,9 @@ def _update_turns(
             seat.turn_since = now
             changed = True
         if changed:
-            seat.save(update_fields=["turn_since", "away_ms"])
+            changed_seats.append(seat)
+    if changed_seats:  # one UPDATE for all of them
+        Seat.objects.bulk_update(changed_seats, ["turn_since", "away_ms"])
     dues = [_seat_due(match, game, s, now) for s in seats if s.index in after]
     dues = [d for d in dues if d is not None]
     match.due_at = min(dues) if dues else None
@@ -330,12 +345,14 @@ def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
         before = game.to_act(state)
         action = game.cpu_action(state, seat.index, level, rng)
         state, events = game.apply(state, seat.index, action)  # a GameError is an engine bug
-        _append(match, kind="game", seat=seat.index, action=action, events=events, actor=actor)
+        row = _append(
+            match, kind="game", seat=seat.index, action=action, events=events, actor=actor
+        )
         _finish_if_over(match, game, state)
         _update_turns(match, game, state, seats, before, now)
         match.state = game.dump_state(state)
         match.save()
-        _after_commit(match)
+        _after_commit(match, remember=(seats, state, [row]))
         return match.seq
 
 
@@ -575,7 +592,7 @@ def submit_action(
             # An engine that trips over odd input refused it; log the kind, not the content.
             log.warning("engine %s raised %s on an action", game.slug, type(exc).__name__)
             raise gamekit.InvalidActionError("engine refused the action") from None
-        _append(
+        row = _append(
             match,
             kind="game",
             seat=index,
@@ -589,7 +606,7 @@ def submit_action(
         _update_turns(match, game, state, seats, before, now)
         match.state = game.dump_state(state)
         match.save()
-        _after_commit(match)
+        _after_commit(match, remember=(seats, state, [row]))
         return Applied(match.seq)
 
 
@@ -729,96 +746,3 @@ def _claim(match_id: Any, indices: list[int]) -> tuple[Match, str | None]:
             match.save()
         _after_commit(match)
         return match, token
-
-
-# --- what a client sees ---------------------------------------------------------------------
-
-
-def visible_events(events: Iterable[Mapping[str, Any]], held: list[int]) -> list[dict[str, Any]]:
-    """Events a viewer may see. An event with "to": [seats] is private to those seats."""
-    shown = []
-    for event in events:
-        to = event.get("to")
-        if to is None:
-            shown.append(dict(event))
-        elif any(s in to for s in held):
-            shown.append({k: v for k, v in event.items() if k != "to"})
-    return shown
-
-
-def seat_public(match: Match, seat: Seat, held: list[int], now: datetime) -> dict[str, Any]:
-    return {
-        "index": seat.index,
-        "colour": seat.colour,
-        "kind": seat.kind,
-        "cpu_level": seat.cpu_level if seat.is_cpu else None,
-        "taken": seat.is_taken,
-        "connected": seat.is_cpu or (seat.is_taken and absent_since(match, seat, now) is None),
-        "owner": seat.is_owner,
-        "yours": seat.index in held,
-    }
-
-
-def build_frame(match_id: Any, held: list[int], since: int | None) -> dict[str, Any]:
-    """The `state` message for one viewer: their seat's view, the room, events since `since`."""
-    now = timezone.now()
-    try:
-        match = Match.objects.get(pk=match_id)
-    except Match.DoesNotExist:
-        raise MatchError("not_found") from None
-    game = get_game(match)
-    seats = _seats(match)
-    view = None
-    view_seat = None
-    to_act: list[int] = []
-    if match.state is not None:
-        state = game.load_state(match.state)
-        to_act = list(game.to_act(state)) if match.status == Match.Status.PLAYING else []
-        if held:
-            acting = [s for s in held if s in to_act]
-            view_seat = acting[0] if acting else held[0]
-        view = game.view(state, view_seat)
-    frame: dict[str, Any] = {
-        "type": "state",
-        "seq": match.seq,
-        "view": view,
-        "view_seat": view_seat,
-        "match": room_info(match, seats, held, to_act, now),
-    }
-    if since is None or since > match.seq or match.seq - since > EVENTS_LIMIT:
-        frame["reset"] = True
-        frame["events"] = []
-    else:
-        rows = Action.objects.filter(match=match, seq__gt=since, seq__lte=match.seq)
-        frame["events"] = [
-            {
-                "seq": row.seq,
-                "seat": row.seat,
-                "actor": row.actor,
-                "events": visible_events(row.events, held),
-            }
-            for row in rows.order_by("seq")
-        ]
-    return frame
-
-
-def room_info(
-    match: Match, seats: list[Seat], held: list[int], to_act: list[int], now: datetime
-) -> dict[str, Any]:
-    info: dict[str, Any] = {
-        "id": str(match.id),
-        "game": match.game,
-        "mode": match.mode,
-        "status": match.status,
-        "seats": [seat_public(match, s, held, now) for s in seats],
-        "to_act": to_act,
-        "outcome": match.outcome,
-        "next_match": str(match.next_match_id) if match.next_match_id else None,
-        # When the server plays by itself (a CPU, or the CPU for a disconnected player).
-        "due_in_ms": (
-            max(0, int((match.due_at - now).total_seconds() * 1000)) if match.due_at else None
-        ),
-    }
-    if held and match.invite_code:
-        info["invite_code"] = match.invite_code  # only seated players may invite
-    return info

@@ -1,0 +1,311 @@
+"""Match server benchmark: move round trip and moves/s, against a bare echo consumer.
+
+For each N in --matches, N friend matches with --players human bot clients each
+(the `websockets` library, loopback) play for --seconds; every move's round trip
+is timed from sending `act` to receiving its `ack` (the actor's own state frame
+comes just before the ack; the other seats get theirs through the group). In the
+same server process(es), a bare echo consumer gets the same number of sockets and
+the same number of requests in flight (one per match) for the same time: that is
+the baseline, and our cost is printed as a ratio of it.
+
+Setups: "embedded" = one daphne process on the embedded defaults (SQLite file,
+in-memory channel layer); "scaleout" = two daphne processes sharing PostgreSQL
+(--database-url) and Redis (--redis-url), each match's bots split across both.
+
+  /work/main/.venv/bin/python bench/bench_matches.py --matches 50,200 --seconds 15
+
+Prints figures, asserts nothing (DESIGN.md §6). Connections are ramped (--ramp per
+second) because daphne drops handshakes in a connection storm (DESIGN.md §7).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
+PY = sys.executable
+
+from tests.support.server import free_port  # noqa: E402
+
+
+def pick_game(name: str) -> tuple[str, str]:
+    """(game slug, settings module). Bozu once its engine exists; else the test game."""
+    if name == "auto":
+        name = "bozu" if (ROOT / "games" / "bozu" / "engine.py").exists() else "hiddenhand"
+    return name, ("config.settings_test" if name == "hiddenhand" else "config.settings")
+
+
+class Setup:
+    def __init__(self, kind: str, settings_module: str, args: argparse.Namespace):
+        self.kind = kind
+        self.var = ROOT / "var" / "bench" / kind
+        self.env = dict(os.environ)
+        for key in ("DATABASE_URL", "REDIS_URL", "CI"):
+            self.env.pop(key, None)
+        self.env.update(
+            PYTHONPATH=os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
+            DJANGO_SETTINGS_MODULE=settings_module,
+            HTTPS="0",
+            DEBUG="0",
+            VAR_DIR=str(self.var),
+            LOG_LEVEL="WARNING",
+        )
+        if kind == "scaleout":
+            self.env.update(DATABASE_URL=args.database_url, REDIS_URL=args.redis_url)
+        self.processes = 1 if kind == "embedded" else 2
+        self.servers: list[tuple[subprocess.Popen, int]] = []
+
+    def prepare(self) -> None:
+        shutil.rmtree(self.var, ignore_errors=True)
+        self.var.mkdir(parents=True)
+        if self.kind == "scaleout":
+            db = self.env["DATABASE_URL"].rsplit("/", 1)
+            subprocess.run(["psql", db[0] + "/postgres", "-qc", f"DROP DATABASE IF EXISTS {db[1]}"], check=True)  # fmt: skip
+            subprocess.run(["psql", db[0] + "/postgres", "-qc", f"CREATE DATABASE {db[1]}"], check=True)  # fmt: skip
+            import redis
+
+            redis.Redis.from_url(self.env["REDIS_URL"]).flushdb()
+        subprocess.run([PY, ROOT / "manage.py", "migrate", "-v", "0"], env=self.env, check=True)
+
+    def start(self) -> None:
+        for _ in range(self.processes):
+            port = free_port()
+            log = (self.var / f"daphne-{port}.log").open("wb")
+            proc = subprocess.Popen(
+                [PY, "-m", "daphne", "--access-log", os.devnull, "-b", "127.0.0.1",
+                 "-p", str(port), "bench.asgi_bench:application"],
+                env=self.env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+            self.servers.append((proc, port))
+        import urllib.error
+        import urllib.request
+
+        for proc, port in self.servers:
+            for _ in range(200):
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).read()
+                    break
+                except urllib.error.HTTPError:
+                    break  # it answers
+                except OSError:
+                    if proc.poll() is not None:
+                        raise RuntimeError("daphne exited") from None
+                    time.sleep(0.1)
+
+    def stop(self) -> None:
+        for proc, _port in self.servers:
+            proc.terminate()
+        for proc, _port in self.servers:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        self.servers = []
+
+    @property
+    def ports(self) -> list[int]:
+        return [port for _proc, port in self.servers]
+
+
+def create_matches(setup: Setup, game: str, count: int, players: int) -> list[dict]:
+    """Friend matches with every seat taken, created in a child process on the same DB."""
+    code = f"""
+import json, django
+django.setup()
+import gamekit
+from matches import services
+game = gamekit.registry.get({game!r})
+form = game.settings_form(data=None) if game.settings_form else None
+initial = {{}}
+if form is not None:
+    for name, field in form.fields.items():
+        value = form.get_initial_for_field(field, name)
+        if value is None and getattr(field, "choices", None):
+            value = list(field.choices)[0][0]
+        initial[name] = value
+    initial["players"] = {players}
+    bound = game.settings_form(data=initial)
+    assert bound.is_valid(), bound.errors
+    settings = game.settings_from_form(bound.cleaned_data)
+else:
+    settings = {{"players": {players}}}
+if {game!r} == "hiddenhand":
+    settings["turns"] = 200
+out = []
+for _ in range({count}):
+    match, token = services.create_match(game.slug, settings, "friend")
+    tokens = [token] + [services.join(match.invite_code)[2] for _ in range({players} - 1)]
+    out.append({{"id": str(match.id), "tokens": tokens}})
+print(json.dumps(out))
+"""
+    result = subprocess.run(
+        [PY, "-c", code], env=setup.env, cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    if result.returncode:
+        raise RuntimeError(result.stderr)
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+
+async def ramp(openers, per_second: float) -> None:
+    tasks = []
+    for opener in openers:
+        tasks.append(asyncio.ensure_future(opener()))
+        await asyncio.sleep(1 / per_second)
+    await asyncio.gather(*tasks)
+
+
+async def run_echo(ports: list[int], sockets: int, active: int, seconds: float, ramp_rate: float):
+    from websockets.asyncio.client import connect
+
+    conns: list = [None] * sockets
+
+    async def opener(i: int):
+        port = ports[i % len(ports)]
+        conns[i] = await connect(
+            f"ws://127.0.0.1:{port}/bench/echo/", origin=f"http://127.0.0.1:{port}", open_timeout=60
+        )
+
+    await ramp([lambda i=i: opener(i) for i in range(sockets)], ramp_rate)
+    rtts: list[float] = []
+    stop_at = time.monotonic() + seconds
+    per = sockets // active
+
+    async def loop(k: int):
+        n = 0
+        while time.monotonic() < stop_at:
+            ws = conns[k * per + n % per]  # take turns over "its match's" sockets
+            started = time.perf_counter()
+            await ws.send('{"type":"ping"}')
+            await ws.recv()
+            rtts.append(time.perf_counter() - started)
+            n += 1
+
+    started = time.monotonic()
+    await asyncio.gather(*(loop(k) for k in range(active)))
+    elapsed = time.monotonic() - started
+    for ws in conns:
+        await ws.close()
+    return rtts, elapsed
+
+
+async def run_matches(ports, matches, players, seconds, ramp_rate):
+    from tests.matches.wsbot import Bot, draw_policy, hidden_hand_policy
+
+    bots = []
+    for m in matches:
+        for seat, token in enumerate(m["tokens"]):
+            port = ports[seat % len(ports)]  # a match's players on different processes
+            policy = draw_policy if game_slug == "bozu" else hidden_hand_policy
+            bots.append(Bot(f"ws://127.0.0.1:{port}/play/{m['id']}/ws/", token, policy))
+    await ramp([lambda b=b: b.open(since=0) for b in bots], ramp_rate)
+    stop_at = time.monotonic() + seconds
+    last_ack = [time.monotonic()]
+
+    async def run(bot):
+        while time.monotonic() < stop_at and bot.room.get("status") != "finished":
+            seat = bot.my_turn()
+            if seat is None:
+                try:
+                    await bot.until(
+                        lambda f: f["type"] in ("state", "room"),
+                        timeout=max(0.05, stop_at - time.monotonic()),
+                    )
+                except (asyncio.TimeoutError, TimeoutError):
+                    break
+                continue
+            reply = await bot.act(seat)
+            if reply["type"] == "ack":
+                last_ack[0] = time.monotonic()
+
+    started = time.monotonic()
+    await asyncio.gather(*(run(b) for b in bots))
+    elapsed = max(0.001, last_ack[0] - started)
+    rtts = [rtt for b in bots for rtt in b.round_trips]
+    moves = sum(1 for b in bots for f in b.frames if f["type"] == "ack")
+    errors = sum(1 for b in bots for f in b.frames if f["type"] == "error")
+    finished = sum(1 for b in bots[::players] if b.room.get("status") == "finished")
+    for b in bots:
+        await b.close()
+    return rtts, moves, elapsed, errors, finished
+
+
+game_slug = "bozu"
+
+
+def main() -> None:
+    global game_slug
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--matches", default="50,200")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--ramp", type=float, default=200, help="new sockets per second")
+    parser.add_argument("--setups", default="embedded,scaleout")
+    parser.add_argument("--game", default="auto")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get(
+            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/hyakunin_matches_bench"
+        ),
+    )
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
+    )
+    args = parser.parse_args()
+    game_slug, settings_module = pick_game(args.game)
+    counts = [int(n) for n in args.matches.split(",")]
+    print(f"game {game_slug}, {args.players} human bots per match, {args.seconds:.0f} s per run, "
+          f"{os.cpu_count()} CPUs; bots and servers share the machine")  # fmt: skip
+    header = f"{'setup':9} {'N':>4} {'sockets':>7} | {'echo p50':>8} {'p99':>7} {'msg/s':>7} | {'move p50':>8} {'p99':>7} {'moves/s':>7} {'err':>4} | {'p50 x':>6} {'thru %':>6}"  # noqa: E501
+    print(header)
+    print("-" * len(header))
+    for kind in args.setups.split(","):
+        setup = Setup(kind, settings_module, args)
+        setup.prepare()
+        setup.start()
+        try:
+            for n in counts:
+                matches = create_matches(setup, game_slug, n, args.players)
+                sockets = n * args.players
+                echo_rtts, echo_elapsed = asyncio.run(
+                    run_echo(setup.ports, sockets, n, args.seconds, args.ramp)
+                )
+                rtts, moves, elapsed, errors, _finished = asyncio.run(
+                    run_matches(setup.ports, matches, args.players, args.seconds, args.ramp)
+                )
+                echo_rate = len(echo_rtts) / echo_elapsed
+                move_rate = moves / elapsed
+                print(
+                    f"{kind:9} {n:>4} {sockets:>7} | {pct(echo_rtts, .5):7.1f}ms {pct(echo_rtts, .99):6.1f}ms "
+                    f"{echo_rate:7.0f} | {pct(rtts, .5):7.1f}ms {pct(rtts, .99):6.1f}ms {move_rate:7.0f} "
+                    f"{errors:>4} | {pct(rtts, .5) / pct(echo_rtts, .5):5.1f}x {100 * move_rate / echo_rate:5.0f}%"
+                )  # fmt: skip
+                sys.stdout.flush()
+        finally:
+            setup.stop()
+    print(
+        "p50 x: our median move round trip / echo's; thru %: our moves/s as a share of echo msg/s"
+    )
+    print("(a move also sends one state frame to each of the other seats, built from the database)")
+
+
+if __name__ == "__main__":
+    main()

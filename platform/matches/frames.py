@@ -1,0 +1,209 @@
+"""What a client is sent: its own seat's view, the room, and the log entries it missed.
+
+A per-process snapshot cache keeps the latest (match, seats, state, recent log rows)
+of each match, so the sockets of one match in one process share one database read
+per change instead of one each. A change made in this process fills the cache
+straight from the committed transaction; a change made elsewhere is noticed by a
+notice with a higher seq (or a new presence tag) and reloads it. Views are always
+computed per seat by the game's `view`; only the raw snapshot is shared.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from matches.errors import MatchError
+from matches.models import Action, Match, Seat
+
+EVENTS_LIMIT = 500  # a client further behind than this gets a full reset instead of events
+KEEP_ROWS = 64  # recent log rows kept with a snapshot
+CACHE_SIZE = 4096  # matches
+
+
+@dataclass
+class Snapshot:
+    match: Match
+    seats: list[Seat]
+    state: Any  # the game's loaded state, or None before the start
+    rows: list[Action]  # contiguous log rows ending at match.seq (maybe fewer than all)
+    tag: str | None = None  # the presence notice this was loaded for
+    views: dict[Any, Any] = field(default_factory=dict)  # (seat,) -> view, computed once
+
+
+_lock = threading.Lock()
+_cache: OrderedDict[str, Snapshot] = OrderedDict()
+
+
+def _store(snapshot: Snapshot) -> Snapshot:
+    key = str(snapshot.match.pk)
+    with _lock:
+        _cache[key] = snapshot
+        _cache.move_to_end(key)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return snapshot
+
+
+def remember(match: Match, seats: list[Seat], state: Any, new_rows: list[Action]) -> None:
+    """After a commit in this process: the snapshot is what was just written."""
+    key = str(match.pk)
+    with _lock:
+        previous = _cache.get(key)
+    rows = list(new_rows)
+    if previous is not None and previous.match.seq == match.seq - len(new_rows):
+        rows = (previous.rows + rows)[-KEEP_ROWS:]
+    _store(Snapshot(match, list(seats), state, rows))
+
+
+def forget(match_id: Any) -> None:
+    with _lock:
+        _cache.pop(str(match_id), None)
+
+
+def _load(match_id: Any, tag: str | None) -> Snapshot:
+    from matches.services import get_game
+
+    try:
+        match = Match.objects.get(pk=match_id)
+    except (Match.DoesNotExist, ValueError):
+        raise MatchError("not_found") from None
+    game = get_game(match)
+    seats = list(Seat.objects.filter(match=match).order_by("index"))
+    state = game.load_state(match.state) if match.state is not None else None
+    rows = list(
+        Action.objects.filter(match=match, seq__gt=max(0, match.seq - KEEP_ROWS)).order_by("seq")
+    )
+    return _store(Snapshot(match, seats, state, rows, tag))
+
+
+def snapshot(
+    match_id: Any, min_seq: int | None = None, tag: str | None = None, fresh: bool = False
+) -> Snapshot:
+    """The match as of at least `min_seq` (and presence notice `tag`), from cache if it can."""
+    if not fresh:
+        with _lock:
+            cached = _cache.get(str(match_id))
+        if (
+            cached is not None
+            and min_seq is not None
+            and cached.match.seq >= min_seq
+            and (tag is None or cached.tag == tag)
+        ):
+            return cached
+    return _load(match_id, tag)
+
+
+# --- building frames ----------------------------------------------------------------------
+
+
+def visible_events(events: Iterable[Mapping[str, Any]], held: list[int]) -> list[dict[str, Any]]:
+    """Events a viewer may see. An event with "to": [seats] is private to those seats."""
+    shown = []
+    for event in events:
+        to = event.get("to")
+        if to is None:
+            shown.append(dict(event))
+        elif any(s in to for s in held):
+            shown.append({k: v for k, v in event.items() if k != "to"})
+    return shown
+
+
+def seat_public(match: Match, seat: Seat, held: list[int], now: datetime) -> dict[str, Any]:
+    from matches.services import absent_since
+
+    return {
+        "index": seat.index,
+        "colour": seat.colour,
+        "kind": seat.kind,
+        "cpu_level": seat.cpu_level if seat.is_cpu else None,
+        "taken": seat.is_taken,
+        "connected": seat.is_cpu or (seat.is_taken and absent_since(match, seat, now) is None),
+        "owner": seat.is_owner,
+        "yours": seat.index in held,
+    }
+
+
+def room_info(
+    match: Match, seats: list[Seat], held: list[int], to_act: list[int], now: datetime
+) -> dict[str, Any]:
+    info: dict[str, Any] = {
+        "id": str(match.id),
+        "game": match.game,
+        "mode": match.mode,
+        "status": match.status,
+        "seats": [seat_public(match, s, held, now) for s in seats],
+        "to_act": to_act,
+        "outcome": match.outcome,
+        "next_match": str(match.next_match_id) if match.next_match_id else None,
+        # When the server plays by itself (a CPU, or the CPU for a disconnected player).
+        "due_in_ms": (
+            max(0, int((match.due_at - now).total_seconds() * 1000)) if match.due_at else None
+        ),
+    }
+    if held and match.invite_code:
+        info["invite_code"] = match.invite_code  # only seated players may invite
+    return info
+
+
+def build_frame(
+    match_id: Any,
+    held: list[int],
+    since: int | None,
+    *,
+    min_seq: int | None = None,
+    tag: str | None = None,
+    fresh: bool = False,
+) -> dict[str, Any]:
+    """The `state` message for one viewer: their seat's view, the room, events since `since`."""
+    from matches.services import get_game
+
+    now = timezone.now()
+    snap = snapshot(match_id, min_seq, tag, fresh)
+    match, seats = snap.match, snap.seats
+    game = get_game(match)
+    view = None
+    view_seat = None
+    to_act: list[int] = []
+    if snap.state is not None:
+        to_act = list(game.to_act(snap.state)) if match.status == Match.Status.PLAYING else []
+        if held:
+            acting = [s for s in held if s in to_act]
+            view_seat = acting[0] if acting else held[0]
+        if view_seat not in snap.views:
+            snap.views[view_seat] = game.view(snap.state, view_seat)
+        view = snap.views[view_seat]
+    frame: dict[str, Any] = {
+        "type": "state",
+        "seq": match.seq,
+        "view": view,
+        "view_seat": view_seat,
+        "match": room_info(match, seats, held, to_act, now),
+    }
+    if since is None or since > match.seq or match.seq - since > EVENTS_LIMIT:
+        frame["reset"] = True
+        frame["events"] = []
+        return frame
+    first_cached = snap.rows[0].seq if snap.rows else match.seq + 1
+    if since + 1 >= first_cached:
+        rows = [row for row in snap.rows if row.seq > since]
+    else:
+        rows = list(
+            Action.objects.filter(match=match, seq__gt=since, seq__lte=match.seq).order_by("seq")
+        )
+    frame["events"] = [
+        {
+            "seq": row.seq,
+            "seat": row.seat,
+            "actor": row.actor,
+            "events": visible_events(row.events, held),
+        }
+        for row in rows
+    ]
+    return frame
