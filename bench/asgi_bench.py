@@ -3,14 +3,13 @@
 Used only by bench/bench_matches.py (daphne bench.asgi_bench:application).
 """
 
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.routing import ProtocolTypeRouter, URLRouter
+from channels.security.websocket import AllowedHostsOriginValidator
+from django.urls import path
+
 from config.asgi import django_asgi_app  # builds Django first
-
-from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from django.urls import path  # noqa: E402
-
-from config.routing import websocket_urlpatterns  # noqa: E402
+from config.routing import websocket_urlpatterns
 
 
 class EchoConsumer(AsyncWebsocketConsumer):

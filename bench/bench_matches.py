@@ -25,7 +25,6 @@ import asyncio
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import time
@@ -69,9 +68,9 @@ class Setup:
         shutil.rmtree(self.var, ignore_errors=True)
         self.var.mkdir(parents=True)
         if self.kind == "scaleout":
-            db = self.env["DATABASE_URL"].rsplit("/", 1)
-            subprocess.run(["psql", db[0] + "/postgres", "-qc", f"DROP DATABASE IF EXISTS {db[1]}"], check=True)  # fmt: skip
-            subprocess.run(["psql", db[0] + "/postgres", "-qc", f"CREATE DATABASE {db[1]}"], check=True)  # fmt: skip
+            server, name = self.env["DATABASE_URL"].rsplit("/", 1)
+            for sql in (f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"):
+                subprocess.run(["psql", f"{server}/postgres", "-qc", sql], check=True)
             import redis
 
             redis.Redis.from_url(self.env["REDIS_URL"]).flushdb()
@@ -227,7 +226,7 @@ async def run_matches(ports, matches, players, seconds, ramp_rate):
                         lambda f: f["type"] in ("state", "room"),
                         timeout=max(0.05, stop_at - time.monotonic()),
                     )
-                except (asyncio.TimeoutError, TimeoutError):
+                except TimeoutError:
                     break
                 continue
             reply = await bot.act(seat)
@@ -293,11 +292,17 @@ def main() -> None:
                 )
                 echo_rate = len(echo_rtts) / echo_elapsed
                 move_rate = moves / elapsed
+                e50, e99, m50, m99 = (
+                    pct(echo_rtts, 0.5),
+                    pct(echo_rtts, 0.99),
+                    pct(rtts, 0.5),
+                    pct(rtts, 0.99),
+                )
                 print(
-                    f"{kind:9} {n:>4} {sockets:>7} | {pct(echo_rtts, .5):7.1f}ms {pct(echo_rtts, .99):6.1f}ms "
-                    f"{echo_rate:7.0f} | {pct(rtts, .5):7.1f}ms {pct(rtts, .99):6.1f}ms {move_rate:7.0f} "
-                    f"{errors:>4} | {pct(rtts, .5) / pct(echo_rtts, .5):5.1f}x {100 * move_rate / echo_rate:5.0f}%"
-                )  # fmt: skip
+                    f"{kind:9} {n:>4} {sockets:>7} | {e50:7.1f}ms {e99:6.1f}ms {echo_rate:7.0f} | "
+                    f"{m50:7.1f}ms {m99:6.1f}ms {move_rate:7.0f} {errors:>4} | "
+                    f"{m50 / e50:5.1f}x {100 * move_rate / echo_rate:5.0f}%"
+                )
                 sys.stdout.flush()
         finally:
             setup.stop()
