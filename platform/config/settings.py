@@ -11,6 +11,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent  # the repository root
@@ -68,10 +69,12 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
+    "drf_spectacular",
     # the platform (platform/ is on sys.path)
     "gamekit",
     "poems",
     "pages",
+    "telemetry",
     # the games: adding a game is adding its app here
     "games.bozu",
     "games.karuta",
@@ -156,7 +159,13 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # RULES.md §6: telemetry records live 30 days.
+    "telemetry-purge-expired": {
+        "task": "telemetry.purge_expired",
+        "schedule": crontab(hour=3, minute=17),
+    },
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
@@ -194,26 +203,39 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Hyakunin Isshu card games API",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+# Telemetry intake: requests per window per client address, counted in process memory only.
+TELEMETRY_RATE_LIMIT = (30, 60)
 
 # --- Logging: no client addresses anywhere (RULES.md §6). Django's request logger
 # records the request (and so REMOTE_ADDR) on errors: keep it to the message.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"no_request": {"()": "config.logging.DropRequestFilter"}},
+    "filters": {
+        "no_request": {"()": "config.logging.DropRequestFilter"},
+        "no_addresses": {"()": "config.logging.RedactAddressFilter"},
+    },
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "plain",
-            "filters": ["no_request"],
+            "filters": ["no_request", "no_addresses"],
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
         "django.server": {"handlers": [], "propagate": False},
+        # daphne's DEBUG lines name the client address: never below INFO.
+        "daphne": {"level": "INFO"},
     },
 }
 ADMINS: list = []  # no error mails: they would carry REMOTE_ADDR
