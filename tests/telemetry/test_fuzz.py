@@ -21,7 +21,6 @@ from schemathesis.specs.openapi.checks import (
 from telemetry.models import TelemetryEvent
 from telemetry.throttling import COUNTER
 
-
 # pytest-django has set Django up before collection; the schema view needs no database.
 schema = schemathesis.openapi.from_wsgi("/api/telemetry/schema/", get_wsgi_application())
 schema.config.generation.update(
