@@ -7,9 +7,10 @@
       python bench/bench_telemetry.py                   # PostgreSQL
   options: --rows 1000000 --clients 20 --requests 25 --batch 10 --skip-ingest --skip-purge
 
-Ingest: daphne in a subprocess (the test settings: DEBUG off, plain HTTP); each client thread has its
-own keep-alive connection from its own loopback address (127.77.x.y), as real clients do,
-so the per-address limit (30 requests/min) is not what is measured.
+Ingest: daphne in a subprocess (the test settings: DEBUG off, plain HTTP); each client thread
+has its own keep-alive connection from its own loopback address (127.77.x.y), as real clients
+do, so the per-address limit (30 requests/min) is not what is measured. On PostgreSQL run it
+with CONN_MAX_AGE=0: persistent connections leak under ASGI and exhaust max_connections.
 """
 
 from __future__ import annotations
