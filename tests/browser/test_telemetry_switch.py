@@ -6,6 +6,7 @@ import re
 import time
 
 import pytest
+from django.db import connections
 from playwright.sync_api import sync_playwright
 
 from telemetry.models import TelemetryEvent
@@ -36,6 +37,9 @@ def browser(monkeypatch):
                                              args=CHROMIUM_ARGS)  # fmt: skip
         yield browser
         browser.close()
+        # ORM reads made while Playwright's loop runs get their own connection: close it, or
+        # PostgreSQL cannot drop the test database afterwards.
+        connections.close_all()
 
 
 def wait_for_rows(count: int, timeout: float = 15.0) -> list[TelemetryEvent]:

@@ -20,6 +20,7 @@ from celery.contrib.pytest import (  # noqa: F401  (fixtures used by celery_work
 from django.conf import settings
 from django.utils import timezone
 
+from telemetry import tasks  # noqa: F401  (registers the shared task on every app)
 from telemetry.models import TelemetryEvent
 from tests.telemetry.factories import make_events
 
