@@ -13,6 +13,7 @@ ROW_HEIGHT = 22
 LABEL_WIDTH = 180
 BAR_WIDTH = 320
 VALUE_WIDTH = 150
+TOP = 14  # room above the tallest column for its number
 
 
 @dataclass(frozen=True)
@@ -58,22 +59,25 @@ class ColumnChart:
     columns: tuple[Column, ...]
     width: int
     height: int
-    plot_height: int
+    axis_y: int
     maximum: int
     column_width: int
 
 
 def column_chart(rows: Sequence[tuple[str, int]], plot_height: int = 160) -> ColumnChart:
-    """Vertical columns (e.g. events per day); every seventh label is shown under the axis."""
+    """Vertical columns (e.g. events per day), each with its number above it; every seventh
+    label is shown under the axis. The plot starts 14 px down, leaving room for the numbers."""
     column_width = 18
     maximum = max((value for _label, value in rows), default=0)
     columns = []
     for i, (label, value) in enumerate(rows):
         height = plot_height * value / maximum if maximum else 0
         columns.append(
-            Column(label, value, 40 + i * column_width, plot_height - height, height, i % 7 == 0)
+            Column(
+                label, value, 40 + i * column_width, TOP + plot_height - height, height, i % 7 == 0
+            )  # fmt: skip
         )
     return ColumnChart(
-        tuple(columns), 40 + len(rows) * column_width + 10, plot_height + 40, plot_height,
-        maximum, column_width,
+        tuple(columns), 40 + len(rows) * column_width + 10, TOP + plot_height + 24,
+        TOP + plot_height, maximum, column_width,
     )  # fmt: skip

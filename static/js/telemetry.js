@@ -4,6 +4,7 @@
 //
 // Wiring a game page is one line: {% include "telemetry/switch.html" with game=game %}
 // Play scripts then import this module and call gameStart/gameEnd/view3dFailure/...
+// A page without the switch sends nothing: people always see the switch where data leaves.
 
 const STORAGE_KEY = "hyakunin.telemetry";
 const FLUSH_DELAY_MS = 3000;

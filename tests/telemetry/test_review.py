@@ -99,7 +99,8 @@ def test_the_dashboard_draws_svg_charts_with_the_numbers(client, staff, figures)
     assert "25.0% (1/4)" in html  # Safari on iOS rooms
     assert "100.0% (2/2)" in html  # Chrome on Android rooms
     assert "25.0% (1/4)" in html  # 3D on phones
-    assert '<td class="num">22</td>' in html  # today's events
+    assert '<td class="num">22</td>' in html  # today's events, in the table
+    assert 'font-size="9">22</text>' in html  # and above today's column
 
 
 @pytest.mark.django_db
