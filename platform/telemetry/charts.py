@@ -72,11 +72,8 @@ def column_chart(rows: Sequence[tuple[str, int]], plot_height: int = 160) -> Col
     columns = []
     for i, (label, value) in enumerate(rows):
         height = plot_height * value / maximum if maximum else 0
-        columns.append(
-            Column(
-                label, value, 40 + i * column_width, TOP + plot_height - height, height, i % 7 == 0
-            )  # fmt: skip
-        )
+        x, y = 40 + i * column_width, TOP + plot_height - height
+        columns.append(Column(label, value, x, y, height, show_label=i % 7 == 0))
     return ColumnChart(
         tuple(columns), 40 + len(rows) * column_width + 10, TOP + plot_height + 24,
         TOP + plot_height, maximum, column_width,
