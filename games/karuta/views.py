@@ -13,6 +13,10 @@ from games.karuta import diagrams, faq
 from pages import kimariji_list
 from poems import catalogue
 
+# How players remember the seven one-kana poems. The poems themselves are computed;
+# this only orders them (tests check it names exactly the computed kimariji).
+ONE_KANA_MNEMONIC = "むすめふさほせ"
+
 
 @require_safe
 def index(request):
@@ -26,7 +30,7 @@ def index(request):
             "joka_kana": catalogue.JOKA_KANA,
             "cases": diagrams.CASES,
             "kimariji_counts": [(length, len(poems)) for length, poems in groups],
-            "one_kana": groups[0][1],
+            "one_kana": sorted(groups[0][1], key=lambda p: ONE_KANA_MNEMONIC.index(p.kimariji)),
             # ちぎりおきし before and after ちぎりきな has been read; あさぼらけ after its twin.
             "chigiri_before": kimariji_list.poem_view(75),
             "chigiri_after": kimariji_list.poem_view(75, read=[42]),
