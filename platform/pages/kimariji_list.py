@@ -36,8 +36,8 @@ class PoemView:
 
     @property
     def torifuda_lines(self) -> list[str]:
-        """The grabbing-card text in its two phrases (printed as columns)."""
-        return self.record.torifuda.split(" ")
+        """The grabbing-card text in columns, as printed on real cards."""
+        return torifuda_columns(self.record.torifuda)
 
     @property
     def kimariji(self) -> str:
@@ -53,6 +53,20 @@ def split_printed(text: str, length: int) -> tuple[str, str]:
         if ch != " ":
             seen += 1
     return text, ""
+
+
+def torifuda_columns(torifuda: str) -> list[str]:
+    """Split a torifuda into the columns of a real card: three kana each, five columns.
+
+    The 14 to 16 kana of a lower verse are written without spaces, read right to
+    left: わかこ / ろもて / はつゆ / にぬれ / つつ. A 16-kana verse squeezes four
+    kana into its last column.
+    """
+    text = torifuda.replace(" ", "")
+    columns = [text[i : i + 3] for i in range(0, len(text), 3)]
+    if len(columns) > 5:
+        columns[4:] = ["".join(columns[4:])]
+    return columns
 
 
 def poem_view(number: int, read: Iterable[int] = ()) -> PoemView:

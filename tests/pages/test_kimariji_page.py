@@ -56,9 +56,11 @@ def test_each_poem_shows_its_verses_torifuda_and_highlighted_kimariji(client):
         record = catalogue.poem(number)
         for text in (record.poet, record.poet_kana, record.kami, record.shimo, record.shimo_kana):
             assert text in block, (number, text)
-        # The torifuda is printed in its phrases, without voicing marks.
-        for phrase in record.torifuda.split(" "):
-            assert f"<span>{phrase}</span>" in block
+        # The torifuda is printed in five columns, without voicing marks.
+        card = re.search(r'<div class="torifuda-card" lang="ja">(.*?)</div>', block).group(1)
+        columns = re.findall(r"<span>(.*?)</span>", card)
+        assert "".join(columns) == record.torifuda.replace(" ", "")
+        assert len(columns) == 5 and all(len(c) <= 4 for c in columns)
         head, tail = HEAD.search(block).groups()
         assert head + tail == record.kami_kana
         assert head.replace(" ", "") == kimariji.kimariji_kana(number)
@@ -69,7 +71,7 @@ def test_torifuda_have_no_voicing_marks_but_verses_do(client):
     html = client.get("/kimariji/").content.decode()
     poem_1 = next(unescape(m.group(0)) for m in ARTICLE.finditer(html) if m.group(1) == "1")
     assert "わがころもでは" in poem_1  # the lower verse as read
-    assert "<span>わかころもては</span>" in poem_1  # the card as printed
+    assert "<span>わかこ</span><span>ろもて</span><span>はつゆ</span>" in poem_1  # the card
 
 
 def test_demo_data_is_the_servers_comparison_keys(client):
@@ -96,6 +98,13 @@ def test_script_json_cannot_close_the_script_element():
     text = kimariji_list.script_json({"a": "</script><b>&"})
     assert "<" not in text and ">" not in text and "&" not in text
     assert json.loads(text) == {"a": "</script><b>&"}
+
+
+def test_torifuda_columns():
+    assert kimariji_list.torifuda_columns("わかころもては つゆにぬれつつ") == [
+        "わかこ", "ろもて", "はつゆ", "にぬれ", "つつ",
+    ]  # fmt: skip
+    assert kimariji_list.torifuda_columns("あ" * 16)[-1] == "ああああ"
 
 
 def test_split_printed_skips_spaces():
