@@ -17,9 +17,9 @@ FAQ = [
     (
         _("Why do the grabbing cards have no voicing marks?"),
         _(
-            "Classical kana writing did not usually mark voiced sounds, and the grabbing cards keep "
-            "that old custom: が is written か, and で is written て. The poem is still read aloud "
-            "with its voiced sounds, and kimariji are counted on those sounds."
+            "Classical kana writing did not usually mark voiced sounds, and the grabbing cards "
+            "keep that old custom: が is written か, and で is written て. The poem is still "
+            "read aloud with its voiced sounds, and kimariji are counted on those sounds."
         ),
     ),
     (
