@@ -1,9 +1,31 @@
-"""Hyakunin Isshu karuta as a plugin. The engine arrives with its own issue."""
+"""Hyakunin Isshu karuta as a plugin: the contract of gamekit.Game over the pure engine.
+
+The action protocol (phases, touches with client-measured times, sends,
+arrangements) is documented in `games.karuta.engine`; the reading time base in
+`games.karuta.reading`; the CPU levels' table in `games.karuta.cpu`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
 import gamekit
-from gamekit import Mode
+from gamekit import CpuLevel, Mode, SeatSpec
+from games.karuta import cpu, engine
+from games.karuta.forms import LEVEL_CHOICES, KarutaSettingsForm
+
+# One line per level, matching the figures `manage.py karuta_ladder` measures.
+LEVEL_DESCRIPTIONS = {
+    "nyumon": _("Gives you time to read the whole upper verse."),
+    "yowai": _("Takes about a second and a half after the deciding sound."),
+    "futsu": _("Takes in under a second after the deciding sound."),
+    "tsuyoi": _("Takes about half a second after the deciding sound."),
+    "meijin": _("Takes at champion speed, 0.1–0.3 s after the deciding sound."),
+}
 
 
 @gamekit.register
@@ -14,5 +36,58 @@ class Karuta(gamekit.Game):
     min_players = 1
     max_players = 4
     modes = (Mode.CPU, Mode.SOLO)
+    cpu_levels = tuple(
+        CpuLevel(key, dict(LEVEL_CHOICES)[key], LEVEL_DESCRIPTIONS[key]) for key in cpu.LEVEL_ORDER
+    )
+    settings_form = KarutaSettingsForm
     realtime = True
     order = 20
+
+    # --- settings -------------------------------------------------------------
+
+    def settings_from_form(self, cleaned_data: Mapping[str, Any]) -> dict[str, Any]:
+        return KarutaSettingsForm.to_settings(cleaned_data)
+
+    def player_count(self, settings: Mapping[str, Any]) -> int:
+        return engine.normalize_settings(settings)["players"]
+
+    # --- engine -----------------------------------------------------------------
+
+    def new_state(
+        self, settings: Mapping[str, Any], seats: Sequence[SeatSpec], seed: int
+    ) -> engine.State:
+        return engine.new_state(
+            settings,
+            [{"is_cpu": seat.is_cpu, "level": seat.cpu_level} for seat in seats],
+            seed,
+        )
+
+    def to_act(self, state: engine.State) -> tuple[int, ...]:
+        return engine.to_act(state)
+
+    def legal_actions(self, state: engine.State, seat: int) -> list[dict[str, Any]]:
+        return engine.legal_actions(state, seat)
+
+    def apply(
+        self, state: engine.State, seat: int, action: Mapping[str, Any]
+    ) -> tuple[engine.State, list[dict[str, Any]]]:
+        return engine.apply(state, seat, action)
+
+    def view(self, state: engine.State, seat: int | None) -> dict[str, Any]:
+        return engine.view(state, seat)
+
+    def result(self, state: engine.State) -> dict[str, Any] | None:
+        return engine.result(state)
+
+    def cpu_policy(
+        self, view: Mapping[str, Any], seat: int, level: str, rng: random.Random
+    ) -> dict[str, Any]:
+        return cpu.cpu_policy(view, seat, level, rng)
+
+    # --- storage ------------------------------------------------------------------
+
+    def dump_state(self, state: engine.State) -> Any:
+        return engine.clone(state)
+
+    def load_state(self, data: Any) -> engine.State:
+        return engine.load(data)

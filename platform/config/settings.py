@@ -148,6 +148,7 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     _broker_dir = VAR_DIR / "celery-broker"
+    (_broker_dir / "processed").mkdir(parents=True, exist_ok=True)  # kombu expects it
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),

@@ -1,0 +1,149 @@
+"""The karuta menu: mode, players, CPU level, poems, reading pace, memorisation, penalties."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.karuta import engine
+
+MODE_CHOICES = [
+    ("competitive", _("Competitive (you against a CPU)")),
+    ("chirashi", _("Chirashi (you and 1–3 CPUs)")),
+    ("solo", _("Solo practice")),
+]
+LEVEL_CHOICES = [
+    ("nyumon", _("Novice")),
+    ("yowai", _("Weak")),
+    ("futsu", _("Normal")),
+    ("tsuyoi", _("Strong")),
+    ("meijin", _("Master")),
+]
+POEM_SET_CHOICES = [
+    ("", _("All 100 poems")),
+    ("1", _("Poems 1–20")),
+    ("2", _("Poems 21–40")),
+    ("3", _("Poems 41–60")),
+    ("4", _("Poems 61–80")),
+    ("5", _("Poems 81–100")),
+]
+PACE_CHOICES = [
+    ("slow", _("Slow")),
+    ("standard", _("Standard (about 5 kana a second)")),
+    ("fast", _("Fast")),
+    ("very_fast", _("Very fast")),
+]
+MEMORISE_CHOICES = [
+    ("900", _("15 minutes (standard)")),
+    ("600", _("10 minutes")),
+    ("300", _("5 minutes")),
+    ("120", _("2 minutes")),
+    ("60", _("1 minute")),
+    ("0", _("Skip")),
+]
+PENALTY_CHOICES = [
+    ("sit_out", _("Sit out the next poem")),
+    ("return_card", _("Return one taken card to the field")),
+]
+PLAYER_CHOICES = [("2", "2"), ("3", "3"), ("4", "4")]
+
+
+def _choice_error(what: Any) -> dict[str, Any]:
+    return {"invalid_choice": what, "required": what}
+
+
+class KarutaSettingsForm(forms.Form):
+    mode = forms.ChoiceField(
+        label=_("Way to play"),
+        choices=MODE_CHOICES,
+        initial="competitive",
+        error_messages=_choice_error(_("Choose competitive, chirashi or solo practice.")),
+    )
+    players = forms.TypedChoiceField(
+        label=_("Players in chirashi (you included)"),
+        choices=PLAYER_CHOICES,
+        coerce=int,
+        required=False,
+        empty_value=None,
+        initial="2",
+        error_messages={
+            "invalid_choice": _("Chirashi is played by 2 to 4 players: you and 1 to 3 CPUs.")
+        },
+    )
+    cpu_level = forms.ChoiceField(
+        label=_("CPU strength"),
+        choices=LEVEL_CHOICES,
+        initial="futsu",
+        error_messages=_choice_error(_("Choose one of the five CPU levels.")),
+    )
+    poem_set = forms.TypedChoiceField(
+        label=_("Poems"),
+        choices=POEM_SET_CHOICES,
+        coerce=int,
+        required=False,
+        empty_value=None,
+        error_messages={"invalid_choice": _("Choose all 100 poems or one set of 20.")},
+    )
+    show_kimariji = forms.BooleanField(
+        label=_("Show the kimariji under each card"), required=False, initial=False
+    )
+    pace = forms.ChoiceField(
+        label=_("Reading pace"),
+        choices=PACE_CHOICES,
+        initial="standard",
+        error_messages=_choice_error(_("Choose one of the listed reading paces.")),
+    )
+    speech = forms.BooleanField(
+        label=_("Read aloud (where the browser can speak Japanese)"),
+        required=False,
+        initial=True,
+    )
+    memorise_seconds = forms.TypedChoiceField(
+        label=_("Memorisation time"),
+        choices=MEMORISE_CHOICES,
+        coerce=int,
+        initial="900",
+        error_messages=_choice_error(_("Choose one of the listed memorisation times.")),
+    )
+    otetsuki_penalty = forms.ChoiceField(
+        label=_("Penalty for otetsuki in chirashi"),
+        choices=PENALTY_CHOICES,
+        initial="sit_out",
+        required=False,
+        error_messages={"invalid_choice": _("Choose sitting out or returning a card.")},
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        mode = cleaned.get("mode")
+        if mode == "chirashi" and cleaned.get("players") is None and not self.has_error("players"):
+            cleaned["players"] = 2
+        if self.errors:
+            return cleaned
+        try:
+            engine.normalize_settings(self.to_settings(cleaned))
+        except engine.InvalidSettingsError:
+            raise forms.ValidationError(
+                _("These settings do not make a game; please check them."), code="invalid"
+            ) from None
+        return cleaned
+
+    @staticmethod
+    def to_settings(cleaned: Mapping[str, Any]) -> dict[str, Any]:
+        """JSON-able engine settings from the form's cleaned data."""
+        mode = cleaned["mode"]
+        players = {"competitive": 2, "solo": 1}.get(mode) or cleaned.get("players") or 2
+        return {
+            "mode": mode,
+            "players": players,
+            "cpu_level": cleaned["cpu_level"],
+            "poem_set": cleaned.get("poem_set"),
+            "show_kimariji": bool(cleaned.get("show_kimariji")),
+            "pace": cleaned["pace"],
+            "speech": bool(cleaned.get("speech")),
+            "memorise_seconds": cleaned["memorise_seconds"],
+            "otetsuki_penalty": cleaned.get("otetsuki_penalty") or "sit_out",
+        }

@@ -1,0 +1,88 @@
+"""CPU-vs-CPU competitive games between the five levels: win rates and a human yardstick."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.karuta import cpu, simulate
+
+
+class Command(BaseCommand):
+    help = (
+        "Plays GAMES competitive games for every pair of CPU levels and prints the 5×5 "
+        "win-rate table (row level against column level), then per level the mean time of "
+        "its touch on the read card after the deciding kana and its otetsuki rate."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--games", type=int, default=200, help="games per pair of levels")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+    def handle(self, *args: Any, games: int, seed: int, json: bool, **options: Any) -> None:
+        if games < 1:
+            raise CommandError("--games must be at least 1")
+        started = time.perf_counter()
+        ladder = simulate.full_ladder(games, seed)
+        seconds = time.perf_counter() - started
+        figures = ladder_figures(ladder)
+        if json:
+            self.stdout.write(_dumps(figures))
+            return
+        self.stdout.write(format_table(ladder))
+        self.stdout.write("")
+        self.stdout.write(f"{'level':<8} {'after kimariji':>15} {'otetsuki':>9}")
+        for level in ladder.levels:
+            f = figures["levels"][level]
+            mean, rate = f["mean_after_kimariji_ms"], f["otetsuki_rate"]
+            self.stdout.write(f"{level:<8} {mean / 1000:>13.2f} s {rate * 100:>8.2f}%")
+        self.stdout.write("")
+        for level in ladder.levels:
+            self.stdout.write(in_words(level, figures["levels"][level]))
+        total = games * len(ladder.levels) * (len(ladder.levels) - 1) // 2
+        self.stdout.write(
+            f"\n{total} games, seed {seed}, {seconds:.1f} s ({total / seconds:.0f} games/s)"
+        )
+
+
+def ladder_figures(ladder: simulate.Ladder) -> dict[str, Any]:
+    return {
+        "games_per_pair": ladder.games,
+        "win_rate": {
+            a: {b: ladder.win_rate(a, b) for b in ladder.levels if b != a} for a in ladder.levels
+        },
+        "levels": {level: ladder.figures(level) for level in ladder.levels},
+    }
+
+
+def format_table(ladder: simulate.Ladder) -> str:
+    head = "row beats column".ljust(17) + "".join(f"{b:>9}" for b in ladder.levels)
+    lines = [head]
+    for a in ladder.levels:
+        cells = []
+        for b in ladder.levels:
+            rate = ladder.win_rate(a, b) if a != b else None
+            cells.append(f"{'—':>9}" if rate is None else f"{rate * 100:>8.1f}%")
+        lines.append(a.ljust(17) + "".join(cells))
+    return "\n".join(lines)
+
+
+def in_words(level: str, figures: dict[str, Any]) -> str:
+    mean = figures["mean_after_kimariji_ms"]
+    rate = figures["otetsuki_rate"] or 0.0
+    per = f"one reading in {round(1 / rate)}" if rate else "almost never"
+    return (
+        f"{level}: touches the card about {mean / 1000:.1f} s after the deciding sound; "
+        f"otetsuki {per}."
+    )
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+assert set(cpu.LEVEL_ORDER) == set(cpu.LEVELS)

@@ -1,0 +1,97 @@
+"""The settings of a karuta game: defaults, checks and the poems in play. Pure Python."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gamekit.base import GameError
+from games.karuta import reading
+from poems import catalogue
+
+MODES = ("competitive", "chirashi", "solo")
+LEVEL_KEYS = ("nyumon", "yowai", "futsu", "tsuyoi", "meijin")
+PENALTIES = ("sit_out", "return_card")
+MAX_MEMORISE_SECONDS = 900  # the standard 15 minutes
+POEM_SET_SIZE = 20
+POEM_SETS = (1, 2, 3, 4, 5)
+ALL_POEMS = tuple(range(1, catalogue.POEM_COUNT + 1))
+
+DEFAULTS: dict[str, Any] = {
+    "mode": "competitive",
+    "players": None,  # competitive 2, solo 1, chirashi 2..4 (default 2)
+    "cpu_level": "futsu",
+    "poem_set": None,
+    "poems": None,  # solo only: an explicit list of poems ("practise my slowest 20")
+    "show_kimariji": False,
+    "pace": "standard",
+    "speech": True,
+    "memorise_seconds": 900,
+    "otetsuki_penalty": "sit_out",
+}
+
+
+class InvalidSettingsError(GameError):
+    code = "invalid_settings"
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Complete `raw` with defaults and check every value (InvalidSettingsError if wrong)."""
+    unknown = set(raw) - set(DEFAULTS)
+    if unknown:
+        raise InvalidSettingsError(f"unknown settings: {sorted(unknown)}")
+    s = {**DEFAULTS, **{k: v for k, v in raw.items() if v is not None}}
+    if s["mode"] not in MODES:
+        raise InvalidSettingsError(f"unknown mode {s['mode']!r}")
+    default_players = {"competitive": 2, "chirashi": 2, "solo": 1}[s["mode"]]
+    players = s["players"] if s["players"] is not None else default_players
+    if not is_int(players):
+        raise InvalidSettingsError("players must be a whole number")
+    allowed = {"competitive": (2,), "chirashi": (2, 3, 4), "solo": (1,)}[s["mode"]]
+    if players not in allowed:
+        raise InvalidSettingsError(f"{s['mode']} is played by {allowed} players, not {players}")
+    s["players"] = players
+    if s["cpu_level"] not in LEVEL_KEYS:
+        raise InvalidSettingsError(f"unknown CPU level {s['cpu_level']!r}")
+    if s["poem_set"] is not None and s["poem_set"] not in POEM_SETS:
+        raise InvalidSettingsError("poem_set must be 1..5 (poems 1–20 … 81–100) or None")
+    if s["poems"] is not None:
+        poems = s["poems"]
+        if s["mode"] != "solo":
+            raise InvalidSettingsError("an explicit poem list is for solo practice only")
+        if (
+            not isinstance(poems, list | tuple)
+            or not poems
+            or not all(is_int(n) and 1 <= n <= catalogue.POEM_COUNT for n in poems)
+            or len(set(poems)) != len(poems)
+        ):
+            raise InvalidSettingsError("poems must be distinct poem numbers 1..100")
+        if s["poem_set"] is not None:
+            raise InvalidSettingsError("choose a poem set or a poem list, not both")
+        s["poems"] = sorted(poems)
+    try:
+        reading.kana_per_second(s["pace"])
+    except ValueError as error:
+        raise InvalidSettingsError(str(error)) from None
+    for key in ("show_kimariji", "speech"):
+        if not isinstance(s[key], bool):
+            raise InvalidSettingsError(f"{key} must be true or false")
+    seconds = s["memorise_seconds"]
+    if not is_int(seconds) or not 0 <= seconds <= MAX_MEMORISE_SECONDS:
+        raise InvalidSettingsError(f"memorise_seconds must be 0..{MAX_MEMORISE_SECONDS}")
+    if s["otetsuki_penalty"] not in PENALTIES:
+        raise InvalidSettingsError(f"unknown otetsuki penalty {s['otetsuki_penalty']!r}")
+    return s
+
+
+def pool_of(settings: Mapping[str, Any]) -> tuple[int, ...]:
+    if settings.get("poems"):
+        return tuple(sorted(settings["poems"]))
+    if settings.get("poem_set"):
+        first = (settings["poem_set"] - 1) * POEM_SET_SIZE + 1
+        return tuple(range(first, first + POEM_SET_SIZE))
+    return ALL_POEMS
