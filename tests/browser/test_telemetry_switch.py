@@ -7,17 +7,11 @@ import time
 
 import pytest
 from django.db import connections
-from playwright.sync_api import sync_playwright
 
 from telemetry.models import TelemetryEvent
 from tests.support.server import AsgiServer
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-]  # fmt: skip
 
 
 @pytest.fixture
@@ -29,17 +23,14 @@ def server(transactional_db):
 
 
 @pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; the ORM reads here are safe.
+def browser(chromium, monkeypatch):
+    # The test reads the database while Playwright's event loop runs in this thread: those
+    # reads are plain, one at a time, so Django's async guard may let them through.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
-                                             args=CHROMIUM_ARGS)  # fmt: skip
-        yield browser
-        browser.close()
-        # ORM reads made while Playwright's loop runs get their own connection: close it, or
-        # PostgreSQL cannot drop the test database afterwards.
-        connections.close_all()
+    yield chromium
+    # Those reads got a connection of their own: close it, or PostgreSQL cannot flush and
+    # drop the test database afterwards.
+    connections.close_all()
 
 
 def wait_for_rows(count: int, timeout: float = 15.0) -> list[TelemetryEvent]:

@@ -38,3 +38,17 @@ def test_the_switch_snippet_names_the_game_when_given_one():
     assert 'data-game="bozu"' in html
     assert 'data-endpoint="/api/telemetry/events/"' in html
     assert "checked" in html
+    assert 'data-game="karuta"' in render_to_string("telemetry/switch.html", {"game": "karuta"})
+    assert "data-game" not in render_to_string("telemetry/switch.html", {})
+
+
+def test_every_game_page_shows_the_switch(client):
+    from gamekit import registry
+
+    routed = [game for game in registry.all() if game.url]
+    assert routed  # karuta's page at least
+    for game in routed:
+        html = client.get(game.url).content.decode()
+        assert "data-telemetry-switch" in html, game.slug
+        assert f'data-game="{game.slug}"' in html, game.slug
+        assert html.count("data-telemetry-toggle") == 1, game.slug
