@@ -301,5 +301,8 @@ function bind() {
   }
 }
 
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", bind);
-else bind();
+if (typeof document !== "undefined") {
+  // (No document: imported by Node in the tests, for the buckets.)
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", bind);
+  else bind();
+}
