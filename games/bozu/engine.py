@@ -1,0 +1,343 @@
+"""Bozu Mekuri's pure engine: no Django, no I/O, no clock, no global random.
+
+The only randomness is the shuffle in `deal(rules, seed)`; after it the game is
+a pure function of the pile order, because drawing is the only action and it
+has no choice in it. `new_game(rules, pile)` starts from an explicit pile, so
+tests (and the simulator agreement test) can set the order of the cards.
+
+States are immutable: `draw` returns a new state and never touches the old
+one, so a refused action changes nothing.
+
+Events (JSON dicts, in the order they happen; the page turns them into words):
+  drew            seat, poem, poet, poet_kana, class, extra (an extra draw?), pile (cards left)
+  kept            seat, poem, hand (cards in hand after)
+  to_field        seat, poem, cards (hand + the drawn card), hand (0), field (after)
+  took_field      seat, poem, cards (field + the drawn card), from_field, hand (after)
+  skip_next       seat (Semimaru "lose a turn": this seat's next turn is skipped)
+  others_to_field seat (the drawer), moved [{seat, cards}], cards (total), field (after)
+  extra_draw      seat, reason ("emperor" | "princess"): the same seat draws again
+  turn_skipped    seat (a turn lost to Semimaru passes over this seat)
+  game_over       places, cards, winners, draw, field (cards left, nobody's)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from gamekit.base import GameOverError, InvalidActionError, NotYourTurnError
+from games.bozu.rules import EmperorRule, Rules, SemimaruRule
+from poems import catalogue
+from poems.catalogue import PoetClass
+
+DECK_SIZE = catalogue.POEM_COUNT
+DRAW: dict[str, str] = {"type": "draw"}
+
+Event = dict[str, Any]
+
+
+def poet_class(number: int) -> PoetClass:
+    return catalogue.poem(number).poet_class
+
+
+@dataclass(frozen=True)
+class BozuState:
+    rules: Rules
+    # Face down; pile[0] is the top card. The one secret: it never leaves the server.
+    pile: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]  # per seat, face up, in the order they arrived
+    field: tuple[int, ...]
+    to_act: int | None  # None once the game is over
+    extra_draw: bool = False  # the seat to act is drawing an extra card
+    skip_next: tuple[bool, ...] = ()  # per seat: Semimaru "lose a turn" pending
+    draws: int = 0
+    last_card: int | None = None
+    last_events: tuple[Event, ...] = ()
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.to_act is None
+
+
+# --- starting a game ----------------------------------------------------------
+
+
+def shuffled_deck(seed: int) -> list[int]:
+    deck = list(range(1, DECK_SIZE + 1))
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+def deal(rules: Rules, seed: int) -> BozuState:
+    """A new game on the 100 cards shuffled by `seed`."""
+    return new_game(rules, shuffled_deck(seed))
+
+
+def new_game(rules: Rules, pile: Iterable[int]) -> BozuState:
+    """A new game on an explicit pile (top card first). A real game uses all 100 cards;
+    tests may stack a shorter pile of distinct cards."""
+    pile = tuple(pile)
+    if not pile:
+        raise ValueError("the pile is empty")
+    if len(set(pile)) != len(pile) or not all(
+        isinstance(n, int) and 1 <= n <= DECK_SIZE for n in pile
+    ):
+        raise ValueError("the pile must hold distinct poem numbers 1..100")
+    return BozuState(
+        rules=rules,
+        pile=pile,
+        hands=((),) * rules.players,
+        field=(),
+        to_act=0,  # red draws first
+        skip_next=(False,) * rules.players,
+    )
+
+
+# --- playing ------------------------------------------------------------------
+
+
+def legal_actions(state: BozuState, seat: int) -> list[dict[str, str]]:
+    return [dict(DRAW)] if state.to_act == seat else []
+
+
+def check_action(action: Any) -> None:
+    """Drawing is the only action and it carries nothing but its type."""
+    if not isinstance(action, Mapping) or dict(action) != DRAW:
+        raise InvalidActionError('the only action in Bozu Mekuri is {"type": "draw"}')
+
+
+def apply(state: BozuState, seat: int, action: Any) -> tuple[BozuState, list[Event]]:
+    check_action(action)
+    return draw(state, seat)
+
+
+def draw(state: BozuState, seat: int) -> tuple[BozuState, list[Event]]:
+    """`seat` draws the top card. Raises (changing nothing) if it may not."""
+    if state.is_over:
+        raise GameOverError("the game is over")
+    if seat != state.to_act:
+        raise NotYourTurnError(f"it is seat {state.to_act}'s turn, not seat {seat}'s")
+
+    rules = state.rules
+    card, pile = state.pile[0], state.pile[1:]
+    cls = poet_class(card)
+    hands = [list(hand) for hand in state.hands]
+    field = list(state.field)
+    skip_next = list(state.skip_next)
+    record = catalogue.poem(card)
+    events: list[Event] = [
+        {
+            "type": "drew",
+            "seat": seat,
+            "poem": card,
+            "poet": record.poet,
+            "poet_kana": record.poet_kana,
+            "class": cls.value,
+            "extra": state.extra_draw,
+            "pile": len(pile),
+        }
+    ]
+    extra_reason: str | None = None
+
+    if cls is PoetClass.MONK or (cls is PoetClass.SEMIMARU and rules.semimaru is SemimaruRule.MONK):
+        moved = len(hands[seat]) + 1
+        field += [*hands[seat], card]
+        hands[seat] = []
+        events.append(
+            {
+                "type": "to_field",
+                "seat": seat,
+                "poem": card,
+                "cards": moved,
+                "hand": 0,
+                "field": len(field),
+            }
+        )
+    elif cls is PoetClass.PRINCESS:
+        field_was_empty = not field
+        hands[seat] += [*field, card]
+        events.append(
+            {
+                "type": "took_field",
+                "seat": seat,
+                "poem": card,
+                "cards": len(field) + 1,
+                "from_field": len(field),
+                "hand": len(hands[seat]),
+            }
+        )
+        field = []
+        if rules.princess_extra_draw and field_was_empty:
+            extra_reason = "princess"
+    else:  # nobles, emperors, nyudo, and Semimaru under the keeping rules
+        hands[seat].append(card)
+        events.append({"type": "kept", "seat": seat, "poem": card, "hand": len(hands[seat])})
+        if cls is PoetClass.EMPEROR and rules.emperor is EmperorRule.DRAW_AGAIN:
+            extra_reason = "emperor"
+        elif cls is PoetClass.SEMIMARU and rules.semimaru is SemimaruRule.SKIP_TURN:
+            skip_next[seat] = True
+            events.append({"type": "skip_next", "seat": seat})
+        elif cls is PoetClass.SEMIMARU and rules.semimaru is SemimaruRule.OTHERS_TO_FIELD:
+            moved_by_seat = []
+            for other in _seats_after(seat, rules.players):
+                moved_by_seat.append({"seat": other, "cards": len(hands[other])})
+                field += hands[other]
+                hands[other] = []
+            events.append(
+                {
+                    "type": "others_to_field",
+                    "seat": seat,
+                    "moved": moved_by_seat,
+                    "cards": sum(m["cards"] for m in moved_by_seat),
+                    "field": len(field),
+                }
+            )
+
+    to_act: int | None
+    extra_draw = False
+    if not pile:  # the game ends with the last card, even if an extra draw was owed
+        to_act = None
+    elif extra_reason:
+        to_act, extra_draw = seat, True
+        events.append({"type": "extra_draw", "seat": seat, "reason": extra_reason})
+    else:
+        to_act = (seat + 1) % rules.players
+        while skip_next[to_act]:
+            skip_next[to_act] = False
+            events.append({"type": "turn_skipped", "seat": to_act})
+            to_act = (to_act + 1) % rules.players
+
+    new_state = replace(
+        state,
+        pile=pile,
+        hands=tuple(tuple(hand) for hand in hands),
+        field=tuple(field),
+        to_act=to_act,
+        extra_draw=extra_draw,
+        skip_next=tuple(skip_next),
+        draws=state.draws + 1,
+        last_card=card,
+        last_events=(),
+    )
+    final = result(new_state)
+    if final is not None:
+        events.append({"type": "game_over", **final, "field": len(field)})
+    new_state = replace(new_state, last_events=tuple(events))
+    return new_state, events
+
+
+def _seats_after(seat: int, players: int) -> list[int]:
+    return [(seat + step) % players for step in range(1, players)]
+
+
+def play_out(state: BozuState) -> BozuState:
+    """Draw until the pile is empty (what every seat would do: there is no choice)."""
+    while state.to_act is not None:
+        state, _ = draw(state, state.to_act)
+    return state
+
+
+# --- results and views ----------------------------------------------------------
+
+
+def places_for(cards: Sequence[int]) -> list[int]:
+    """1 = first; ties share a place and the next place is skipped (4, 4, 2 -> 1, 1, 3)."""
+    return [1 + sum(other > mine for other in cards) for mine in cards]
+
+
+def result(state: BozuState) -> dict[str, Any] | None:
+    """None while the game runs. Field cards belong to nobody."""
+    if not state.is_over:
+        return None
+    cards = [len(hand) for hand in state.hands]
+    places = places_for(cards)
+    winners = [seat for seat, place in enumerate(places) if place == 1]
+    return {"places": places, "cards": cards, "winners": winners, "draw": len(winners) > 1}
+
+
+def pile_left(pile: Iterable[int]) -> dict[str, int]:
+    """How many cards of each class are still face down (public: it follows from the table)."""
+    counts = dict.fromkeys((cls.value for cls in PoetClass), 0)
+    for number in pile:
+        counts[poet_class(number).value] += 1
+    return counts
+
+
+def view(state: BozuState, seat: int | None) -> dict[str, Any]:
+    """What anyone at the table sees. Bozu hides nothing but the pile order, which is left out
+    (with everything else that would reveal it), so every seat and spectators see the same."""
+    left = pile_left(state.pile)
+    last = None
+    if state.last_card is not None:
+        record = catalogue.poem(state.last_card)
+        last = {
+            "poem": record.number,
+            "poet": record.poet,
+            "poet_kana": record.poet_kana,
+            "class": record.poet_class.value,
+        }
+    return {
+        "seat": seat,
+        "players": state.players,
+        "settings": state.rules.to_settings(),
+        "to_act": state.to_act,
+        "extra_draw": state.extra_draw,
+        "over": state.is_over,
+        "draws": state.draws,
+        "hands": [list(hand) for hand in state.hands],
+        "hand_counts": [len(hand) for hand in state.hands],
+        "field": list(state.field),
+        "field_count": len(state.field),
+        "pile_count": len(state.pile),
+        "pile_left": left,
+        "monks_left": left[PoetClass.MONK.value],
+        "princesses_left": left[PoetClass.PRINCESS.value],
+        "skip_next": list(state.skip_next),
+        "last_card": last,
+        "last_events": [dict(event) for event in state.last_events],
+        "result": result(state),
+    }
+
+
+# --- storage ------------------------------------------------------------------
+
+
+def dump(state: BozuState) -> dict[str, Any]:
+    return {
+        "settings": state.rules.to_settings(),
+        "pile": list(state.pile),
+        "hands": [list(hand) for hand in state.hands],
+        "field": list(state.field),
+        "to_act": state.to_act,
+        "extra_draw": state.extra_draw,
+        "skip_next": list(state.skip_next),
+        "draws": state.draws,
+        "last_card": state.last_card,
+        "last_events": [dict(event) for event in state.last_events],
+    }
+
+
+def load(data: Mapping[str, Any]) -> BozuState:
+    rules = Rules.from_settings(data["settings"])
+    state = BozuState(
+        rules=rules,
+        pile=tuple(data["pile"]),
+        hands=tuple(tuple(hand) for hand in data["hands"]),
+        field=tuple(data["field"]),
+        to_act=data["to_act"],
+        extra_draw=bool(data["extra_draw"]),
+        skip_next=tuple(bool(flag) for flag in data["skip_next"]),
+        draws=int(data["draws"]),
+        last_card=data["last_card"],
+        last_events=tuple(dict(event) for event in data["last_events"]),
+    )
+    cards = [*state.pile, *state.field, *(n for hand in state.hands for n in hand)]
+    if len(state.hands) != rules.players or len(set(cards)) != len(cards):
+        raise ValueError("a stored Bozu state must hold each card once and one hand per seat")
+    return state

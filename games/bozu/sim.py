@@ -1,0 +1,231 @@
+"""A vectorised Monte Carlo of whole Bozu Mekuri games (NumPy, no Django).
+
+Every game draws exactly 100 cards, so the simulator takes one step per card for
+all games at once: step t draws the t-th card of every game's pile. Extra draws
+and lost turns only change whose hand a step touches, never the number of
+steps. Per game it keeps the hand counts, the field count, the seat to act and
+the seat (if any) that will lose its next turn to Semimaru.
+
+Only the class of each card matters, so the random path shuffles class codes
+rather than poem numbers. `final_counts(rules, orders)` takes explicit piles of
+poem numbers instead: given the same piles, it and the pure engine must reach the
+same hands and field, which the tests check game by game.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, replace
+
+import numpy as np
+
+from games.bozu.rules import EmperorRule, Rules, SemimaruRule
+from poems import catalogue
+from poems.catalogue import PoetClass
+
+DECK_SIZE = catalogue.POEM_COUNT
+CHUNK = 250_000  # games simulated together; bounds memory to ~tens of MB
+
+# What a drawn card does, once the rules are known.
+KEEP, MONK, PRINCESS, KEEP_EXTRA, SEMI_SKIP, SEMI_OTHERS = range(6)
+_CLASS_CODES = {cls: code for code, cls in enumerate(PoetClass)}
+
+
+def _card_classes() -> np.ndarray:
+    """Class code of each poem number (index 0 unused)."""
+    codes = np.zeros(DECK_SIZE + 1, dtype=np.int8)
+    for record in catalogue.poems():
+        codes[record.number] = _CLASS_CODES[record.poet_class]
+    return codes
+
+
+CARD_CLASS = _card_classes()
+DECK_CLASSES = CARD_CLASS[1:].copy()  # the 100 cards as class codes
+
+
+def effect_table(rules: Rules) -> np.ndarray:
+    """Map class code -> effect code under these rules."""
+    table = np.full(len(PoetClass), KEEP, dtype=np.int8)
+    table[_CLASS_CODES[PoetClass.MONK]] = MONK
+    table[_CLASS_CODES[PoetClass.PRINCESS]] = PRINCESS
+    if rules.emperor is EmperorRule.DRAW_AGAIN:
+        table[_CLASS_CODES[PoetClass.EMPEROR]] = KEEP_EXTRA
+    table[_CLASS_CODES[PoetClass.SEMIMARU]] = {
+        SemimaruRule.MONK: MONK,
+        SemimaruRule.NOBLE: KEEP,
+        SemimaruRule.SKIP_TURN: SEMI_SKIP,
+        SemimaruRule.OTHERS_TO_FIELD: SEMI_OTHERS,
+    }[rules.semimaru]
+    return table
+
+
+def _run(
+    rules: Rules, games: int, effect_rows: Iterable[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play `games` games. `effect_rows` yields, per card drawn, the effect code in each game.
+
+    Returns the final hand counts (games, players) and field counts (games,).
+    """
+    players = rules.players
+    hands = np.zeros(games * players, dtype=np.int16)  # flat: game g, seat s at g*players+s
+    grid = hands.reshape(games, players)
+    field = np.zeros(games, dtype=np.int16)
+    to_act = np.zeros(games, dtype=np.intp)
+    base = np.arange(games, dtype=np.intp) * players
+    skip_seat = np.full(games, -1, dtype=np.intp)
+    use_skip = rules.semimaru is SemimaruRule.SKIP_TURN
+    use_others = rules.semimaru is SemimaruRule.OTHERS_TO_FIELD
+    use_emperor = rules.emperor is EmperorRule.DRAW_AGAIN
+    use_princess = rules.princess_extra_draw
+
+    for effect in effect_rows:
+        slot = base + to_act
+        hand = hands[slot]
+        monk = effect == MONK
+        princess = effect == PRINCESS
+        keep = ~(monk | princess)
+        # monk: hand + card to the field; princess: field + card to the hand; else keep.
+        gained = np.where(princess, field + 1, keep)
+        hands[slot] = np.where(monk, 0, hand + gained)
+        if use_princess:
+            extra = princess & (field == 0)
+        field = np.where(monk, field + hand + 1, np.where(princess, 0, field))
+
+        if use_others:
+            games_hit = np.flatnonzero(effect == SEMI_OTHERS)
+            if games_hit.size:
+                drawer = to_act[games_hit]
+                kept = grid[games_hit, drawer]
+                field[games_hit] += grid[games_hit].sum(axis=1) - kept
+                grid[games_hit] = 0
+                grid[games_hit, drawer] = kept
+        if use_skip:
+            skip_seat = np.where(effect == SEMI_SKIP, to_act, skip_seat)
+
+        following = to_act + 1
+        following[following == players] = 0
+        if use_emperor:
+            emperor = effect == KEEP_EXTRA
+            extra = (extra | emperor) if use_princess else emperor
+        if use_emperor or use_princess:
+            following = np.where(extra, to_act, following)
+        if use_skip:
+            skipped = following == skip_seat  # never the drawer: Semimaru gives no extra draw
+            following = np.where(skipped, following + 1, following)
+            following[following == players] = 0
+            skip_seat = np.where(skipped, -1, skip_seat)
+        to_act = following
+    return grid, field
+
+
+def final_counts(rules: Rules, orders: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Final hand counts (games, players) and field counts for explicit piles of poem numbers
+    (games, cards), top card first: the path the engine-agreement test uses."""
+    orders = np.asarray(orders)
+    effects = np.ascontiguousarray(effect_table(rules)[CARD_CLASS[orders]].T)
+    return _run(rules, orders.shape[0], iter(effects))
+
+
+def random_effect_rows(rules: Rules, games: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """Per card drawn, the effect code in each of `games` independently shuffled decks.
+
+    Rather than shuffle whole decks, each step draws a uniformly random card from what
+    is left of every game's pile: with r cards left, a uniform integer u in [0, r) picks
+    an effect by where u falls among the counts still in that pile. That is the same
+    distribution as a shuffled deck, and costs a few operations per step instead of a
+    shuffle of 100 cards per game.
+    """
+    deck = effect_table(rules)[DECK_CLASSES]
+    # Rare effects are tracked; KEEP is whatever is left, so it needs no count.
+    rare = (MONK, PRINCESS, KEEP_EXTRA, SEMI_SKIP, SEMI_OTHERS)
+    tracked = [code for code in rare if code in deck]
+    left = [np.full(games, np.count_nonzero(deck == code), dtype=np.int16) for code in tracked]
+    for remaining in range(deck.size, 0, -1):
+        pick = rng.integers(0, remaining, games, dtype=np.int16)
+        effect = np.full(games, KEEP, dtype=np.int8)
+        below = np.zeros(games, dtype=np.int16)  # cards of the classes already tested
+        for code, count in zip(tracked, left, strict=True):
+            upper = below + count
+            chosen = (pick >= below) & (pick < upper)
+            effect[chosen] = code
+            count -= chosen
+            below = upper
+        yield effect
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What a run of many games shows. Rates are fractions of all games.
+
+    Ties for first are counted three ways: `sole_first` (this seat alone has the most
+    cards), `shared_first` (this seat has the most cards, alone or tied) and `first_share`
+    (a tie for first among k seats counts 1/k to each, so the seats sum to 1).
+    """
+
+    games: int
+    seed: int
+    settings: dict
+    sole_first: list[float]
+    shared_first: list[float]
+    first_share: list[float]
+    draw_rate: float  # a tie for first place
+    winner_mean_cards: float  # the most cards any seat holds, averaged over all games
+    sole_winner_mean_cards: float  # the same over games with one winner only
+    field_mean_cards: float  # cards left in the field (nobody's)
+    seconds: float
+    random_first: bool = False  # True only for the comparison mode of `simulate`
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def summarise(
+    rules: Rules, hands: np.ndarray, field: np.ndarray, seed: int, seconds: float
+) -> Figures:
+    games = hands.shape[0]
+    most = hands.max(axis=1)
+    at_most = hands == most[:, None]
+    tied = at_most.sum(axis=1)
+    sole = at_most & (tied == 1)[:, None]
+    return Figures(
+        games=games,
+        seed=seed,
+        settings=rules.to_settings(),
+        sole_first=(sole.sum(axis=0) / games).tolist(),
+        shared_first=(at_most.sum(axis=0) / games).tolist(),
+        first_share=((at_most / tied[:, None]).sum(axis=0) / games).tolist(),
+        draw_rate=float((tied > 1).mean()),
+        winner_mean_cards=float(most.mean()),
+        sole_winner_mean_cards=float(most[tied == 1].mean()) if (tied == 1).any() else 0.0,
+        field_mean_cards=float(field.mean()),
+        seconds=seconds,
+    )
+
+
+def simulate(rules: Rules, games: int, seed: int, *, random_first: bool = False) -> Figures:
+    """Play `games` random games under `rules` (one NumPy generator seeded with `seed`).
+
+    The site always lets red (seat 0) draw first. `random_first` instead picks the first
+    player at random in each game and reports seats by their colour, which is not how the
+    site plays: it is there to compare with simulations that did so (the game is the same
+    under relabelling the seats, so this rotates each game's hands by a random offset).
+    """
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    started = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    all_hands, all_fields = [], []
+    for first in range(0, games, CHUNK):
+        size = min(CHUNK, games - first)
+        hands, field = _run(rules, size, random_effect_rows(rules, size, rng))
+        all_hands.append(hands)
+        all_fields.append(field)
+    hands = np.concatenate(all_hands)
+    field = np.concatenate(all_fields)
+    if random_first:
+        first = rng.integers(0, rules.players, games)
+        seats = (np.arange(rules.players)[None, :] - first[:, None]) % rules.players
+        hands = np.take_along_axis(hands, seats, axis=1)
+    figures = summarise(rules, hands, field, seed, time.perf_counter() - started)
+    return replace(figures, random_first=random_first)
