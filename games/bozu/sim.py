@@ -216,8 +216,8 @@ def simulate(rules: Rules, games: int, seed: int, *, random_first: bool = False)
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
     all_hands, all_fields = [], []
-    for first in range(0, games, CHUNK):
-        size = min(CHUNK, games - first)
+    for offset in range(0, games, CHUNK):
+        size = min(CHUNK, games - offset)
         hands, field = _run(rules, size, random_effect_rows(rules, size, rng))
         all_hands.append(hands)
         all_fields.append(field)
@@ -227,5 +227,5 @@ def simulate(rules: Rules, games: int, seed: int, *, random_first: bool = False)
         first = rng.integers(0, rules.players, games)
         seats = (np.arange(rules.players)[None, :] - first[:, None]) % rules.players
         hands = np.take_along_axis(hands, seats, axis=1)
-    figures = summarise(rules, hands, field, seed, time.perf_counter() - started)
-    return replace(figures, random_first=random_first)
+    figures = summarise(rules, hands, field, seed, seconds=0.0)
+    return replace(figures, random_first=random_first, seconds=time.perf_counter() - started)
