@@ -17,6 +17,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, replace
+from itertools import pairwise
+from typing import NamedTuple
 
 import numpy as np
 
@@ -60,10 +62,29 @@ def effect_table(rules: Rules) -> np.ndarray:
     return table
 
 
-def _run(
-    rules: Rules, games: int, effect_rows: Iterable[np.ndarray]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Play `games` games. `effect_rows` yields, per card drawn, the effect code in each game.
+class Step(NamedTuple):
+    """What the card drawn at one step does, per game (boolean masks; None = never)."""
+
+    monk: np.ndarray  # hand + card to the field (a monk, or Semimaru as a monk)
+    princess: np.ndarray  # field + card to the hand
+    emperor: np.ndarray | None  # keep and draw again (emperor rule "draw_again")
+    semimaru: np.ndarray | None  # Semimaru under "skip_turn" or "others_to_field"
+
+
+def _tracked(rules: Rules) -> list[int]:
+    """The effect codes a Step carries masks for, in Step's field order."""
+    codes = [MONK, PRINCESS]
+    codes.append(KEEP_EXTRA if rules.emperor is EmperorRule.DRAW_AGAIN else -1)
+    codes.append(
+        {SemimaruRule.SKIP_TURN: SEMI_SKIP, SemimaruRule.OTHERS_TO_FIELD: SEMI_OTHERS}.get(
+            rules.semimaru, -1
+        )
+    )
+    return codes
+
+
+def _run(rules: Rules, games: int, steps: Iterable[Step]) -> tuple[np.ndarray, np.ndarray]:
+    """Play `games` games, one card per step for all of them.
 
     Returns the final hand counts (games, players) and field counts (games,).
     """
@@ -74,26 +95,22 @@ def _run(
     to_act = np.zeros(games, dtype=np.intp)
     base = np.arange(games, dtype=np.intp) * players
     skip_seat = np.full(games, -1, dtype=np.intp)
+    next_seat = np.roll(np.arange(players, dtype=np.intp), -1)  # seat s -> s + 1, wrapping
     use_skip = rules.semimaru is SemimaruRule.SKIP_TURN
     use_others = rules.semimaru is SemimaruRule.OTHERS_TO_FIELD
-    use_emperor = rules.emperor is EmperorRule.DRAW_AGAIN
     use_princess = rules.princess_extra_draw
+    any_extra = use_princess or rules.emperor is EmperorRule.DRAW_AGAIN
 
-    for effect in effect_rows:
+    for monk, princess, emperor, semimaru in steps:
         slot = base + to_act
-        hand = hands[slot]
-        monk = effect == MONK
-        princess = effect == PRINCESS
-        keep = ~(monk | princess)
-        # monk: hand + card to the field; princess: field + card to the hand; else keep.
-        gained = np.where(princess, field + 1, keep)
-        hands[slot] = np.where(monk, 0, hand + gained)
-        if use_princess:
-            extra = princess & (field == 0)
-        field = np.where(monk, field + hand + 1, np.where(princess, 0, field))
+        hand_plus_card = hands[slot] + 1
+        # Monk: hand + card to the field. Princess: field + card to the hand. Else keep.
+        hands[slot] = np.where(monk, 0, hand_plus_card + princess * field)
+        extra = princess & (field == 0) if use_princess else None
+        field = np.where(princess, 0, field + monk * hand_plus_card)
 
         if use_others:
-            games_hit = np.flatnonzero(effect == SEMI_OTHERS)
+            games_hit = np.flatnonzero(semimaru)
             if games_hit.size:
                 drawer = to_act[games_hit]
                 kept = grid[games_hit, drawer]
@@ -101,19 +118,16 @@ def _run(
                 grid[games_hit] = 0
                 grid[games_hit, drawer] = kept
         if use_skip:
-            skip_seat = np.where(effect == SEMI_SKIP, to_act, skip_seat)
+            skip_seat = np.where(semimaru, to_act, skip_seat)
 
-        following = to_act + 1
-        following[following == players] = 0
-        if use_emperor:
-            emperor = effect == KEEP_EXTRA
-            extra = (extra | emperor) if use_princess else emperor
-        if use_emperor or use_princess:
+        following = next_seat.take(to_act)
+        if any_extra:
+            if emperor is not None:
+                extra = emperor if extra is None else extra | emperor
             following = np.where(extra, to_act, following)
         if use_skip:
             skipped = following == skip_seat  # never the drawer: Semimaru gives no extra draw
-            following = np.where(skipped, following + 1, following)
-            following[following == players] = 0
+            following = np.where(skipped, next_seat.take(following), following)
             skip_seat = np.where(skipped, -1, skip_seat)
         to_act = following
     return grid, field
@@ -124,34 +138,48 @@ def final_counts(rules: Rules, orders: np.ndarray) -> tuple[np.ndarray, np.ndarr
     (games, cards), top card first: the path the engine-agreement test uses."""
     orders = np.asarray(orders)
     effects = np.ascontiguousarray(effect_table(rules)[CARD_CLASS[orders]].T)
-    return _run(rules, orders.shape[0], iter(effects))
+    codes = _tracked(rules)
+    steps = (Step(*(row == code if code >= 0 else None for code in codes)) for row in effects)
+    return _run(rules, orders.shape[0], steps)
 
 
-def random_effect_rows(rules: Rules, games: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
-    """Per card drawn, the effect code in each of `games` independently shuffled decks.
+def random_steps(rules: Rules, games: int, rng: np.random.Generator) -> Iterator[Step]:
+    """Per card drawn, what it does in each of `games` independently shuffled decks.
 
     Rather than shuffle whole decks, each step draws a uniformly random card from what
     is left of every game's pile: with r cards left, a uniform integer u in [0, r) picks
-    an effect by where u falls among the counts still in that pile. That is the same
-    distribution as a shuffled deck, and costs a few operations per step instead of a
+    the class whose share of the remaining cards it falls in (classes laid end to end:
+    monks first, then princesses, ...; the plain keepers last, uncounted). That is the
+    same distribution as a shuffled deck, at a few operations per step instead of a
     shuffle of 100 cards per game.
     """
     deck = effect_table(rules)[DECK_CLASSES]
-    # Rare effects are tracked; KEEP is whatever is left, so it needs no count.
-    rare = (MONK, PRINCESS, KEEP_EXTRA, SEMI_SKIP, SEMI_OTHERS)
-    tracked = [code for code in rare if code in deck]
-    left = [np.full(games, np.count_nonzero(deck == code), dtype=np.int16) for code in tracked]
+    codes = _tracked(rules)
+    counted = [code for code in codes if code >= 0]
+    left = [np.full(games, np.count_nonzero(deck == code), dtype=np.int16) for code in counted]
     for remaining in range(deck.size, 0, -1):
         pick = rng.integers(0, remaining, games, dtype=np.int16)
-        effect = np.full(games, KEEP, dtype=np.int8)
-        below = np.zeros(games, dtype=np.int16)  # cards of the classes already tested
-        for code, count in zip(tracked, left, strict=True):
-            upper = below + count
-            chosen = (pick >= below) & (pick < upper)
-            effect[chosen] = code
-            count -= chosen
-            below = upper
-        yield effect
+        bounds = [left[0]]
+        for count in left[1:]:
+            bounds.append(bounds[-1] + count)
+        below = [pick < bound for bound in bounds]  # nested: each contains the one before
+        chosen = [below[0]] + [outer ^ inner for inner, outer in pairwise(below)]
+        for count, mask in zip(left, chosen, strict=True):
+            count -= mask
+        masks = iter(chosen)
+        yield Step(*(next(masks) if code >= 0 else None for code in codes))
+
+
+def step_codes(rules: Rules, steps: Iterable[Step]) -> np.ndarray:
+    """(steps, games) effect codes back from Steps (for checking the sampler)."""
+    rows = []
+    for step in steps:
+        row = np.full(step.monk.shape, KEEP, dtype=np.int8)
+        for code, mask in zip(_tracked(rules), step, strict=True):
+            if mask is not None:
+                row[mask] = code
+        rows.append(row)
+    return np.array(rows)
 
 
 @dataclass(frozen=True)
@@ -218,7 +246,7 @@ def simulate(rules: Rules, games: int, seed: int, *, random_first: bool = False)
     all_hands, all_fields = [], []
     for offset in range(0, games, CHUNK):
         size = min(CHUNK, games - offset)
-        hands, field = _run(rules, size, random_effect_rows(rules, size, rng))
+        hands, field = _run(rules, size, random_steps(rules, size, rng))
         all_hands.append(hands)
         all_fields.append(field)
     hands = np.concatenate(all_hands)

@@ -39,7 +39,7 @@ def test_simulator_rates_match_the_engine_on_the_same_shuffles():
 
 def test_random_piles_hold_each_class_once_per_card():
     rules = Rules(semimaru="skip_turn", emperor="draw_again")
-    rows = np.array(list(sim.random_effect_rows(rules, 5_000, np.random.default_rng(3))))
+    rows = sim.step_codes(rules, sim.random_steps(rules, 5_000, np.random.default_rng(3)))
     assert rows.shape == (100, 5_000)
     expected = np.bincount(sim.effect_table(rules)[sim.DECK_CLASSES], minlength=6)
     for game in range(rows.shape[1]):
@@ -49,7 +49,7 @@ def test_random_piles_hold_each_class_once_per_card():
 def test_random_piles_are_uniformly_shuffled():
     """Each position holds a monk with chance 12/100, and two monks in a row 12*11/(100*99)."""
     games = 200_000
-    rows = np.array(list(sim.random_effect_rows(Rules(), games, np.random.default_rng(4))))
+    rows = sim.step_codes(Rules(), sim.random_steps(Rules(), games, np.random.default_rng(4)))
     monk = rows == sim.MONK  # Semimaru counts as a monk by default: 13 cards
     p = 13 / 100
     spread = 5 * np.sqrt(p * (1 - p) / games)
