@@ -83,15 +83,19 @@ def _tracked(rules: Rules) -> list[int]:
     return codes
 
 
-def _run(rules: Rules, games: int, steps: Iterable[Step]) -> tuple[np.ndarray, np.ndarray]:
-    """Play `games` games, one card per step for all of them.
+class Outcome(NamedTuple):
+    hands: np.ndarray  # (games, players) cards each seat holds at the end
+    field: np.ndarray  # (games,) cards left in the field
+    biggest_move: np.ndarray  # (games,) most cards one draw moved (into or out of the field)
 
-    Returns the final hand counts (games, players) and field counts (games,).
-    """
+
+def _run(rules: Rules, games: int, steps: Iterable[Step]) -> Outcome:
+    """Play `games` games, one card per step for all of them."""
     players = rules.players
     hands = np.zeros(games * players, dtype=np.int16)  # flat: game g, seat s at g*players+s
     grid = hands.reshape(games, players)
     field = np.zeros(games, dtype=np.int16)
+    biggest_move = np.zeros(games, dtype=np.int16)
     to_act = np.zeros(games, dtype=np.intp)
     base = np.arange(games, dtype=np.intp) * players
     skip_seat = np.full(games, -1, dtype=np.intp)
@@ -106,6 +110,8 @@ def _run(rules: Rules, games: int, steps: Iterable[Step]) -> tuple[np.ndarray, n
         hand_plus_card = hands[slot] + 1
         # Monk: hand + card to the field. Princess: field + card to the hand. Else keep.
         hands[slot] = np.where(monk, 0, hand_plus_card + princess * field)
+        moved = np.where(monk, hand_plus_card, princess * (field + 1))
+        np.maximum(biggest_move, moved, out=biggest_move)
         extra = princess & (field == 0) if use_princess else None
         field = np.where(princess, 0, field + monk * hand_plus_card)
 
@@ -114,7 +120,9 @@ def _run(rules: Rules, games: int, steps: Iterable[Step]) -> tuple[np.ndarray, n
             if games_hit.size:
                 drawer = to_act[games_hit]
                 kept = grid[games_hit, drawer]
-                field[games_hit] += grid[games_hit].sum(axis=1) - kept
+                others = grid[games_hit].sum(axis=1) - kept
+                field[games_hit] += others
+                biggest_move[games_hit] = np.maximum(biggest_move[games_hit], others)
                 grid[games_hit] = 0
                 grid[games_hit, drawer] = kept
         if use_skip:
@@ -130,12 +138,12 @@ def _run(rules: Rules, games: int, steps: Iterable[Step]) -> tuple[np.ndarray, n
             following = np.where(skipped, next_seat.take(following), following)
             skip_seat = np.where(skipped, -1, skip_seat)
         to_act = following
-    return grid, field
+    return Outcome(grid, field, biggest_move)
 
 
-def final_counts(rules: Rules, orders: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Final hand counts (games, players) and field counts for explicit piles of poem numbers
-    (games, cards), top card first: the path the engine-agreement test uses."""
+def final_counts(rules: Rules, orders: np.ndarray) -> Outcome:
+    """How games on explicit piles of poem numbers (games, cards), top card first, end:
+    the path the engine-agreement test uses."""
     orders = np.asarray(orders)
     effects = np.ascontiguousarray(effect_table(rules)[CARD_CLASS[orders]].T)
     codes = _tracked(rules)
@@ -201,6 +209,10 @@ class Figures:
     winner_mean_cards: float  # the most cards any seat holds, averaged over all games
     sole_winner_mean_cards: float  # the same over games with one winner only
     field_mean_cards: float  # cards left in the field (nobody's)
+    # The most cards a single draw moved in a game (a monk's hand to the field, a princess
+    # taking the field, Semimaru sending the others' hands), averaged over games: how far
+    # one card can swing the ranking.
+    biggest_move_mean: float
     seconds: float
     random_first: bool = False  # True only for the comparison mode of `simulate`
 
@@ -208,9 +220,8 @@ class Figures:
         return asdict(self)
 
 
-def summarise(
-    rules: Rules, hands: np.ndarray, field: np.ndarray, seed: int, seconds: float
-) -> Figures:
+def summarise(rules: Rules, outcome: Outcome, seed: int, seconds: float) -> Figures:
+    hands = outcome.hands
     games = hands.shape[0]
     most = hands.max(axis=1)
     at_most = hands == most[:, None]
@@ -226,7 +237,8 @@ def summarise(
         draw_rate=float((tied > 1).mean()),
         winner_mean_cards=float(most.mean()),
         sole_winner_mean_cards=float(most[tied == 1].mean()) if (tied == 1).any() else 0.0,
-        field_mean_cards=float(field.mean()),
+        field_mean_cards=float(outcome.field.mean()),
+        biggest_move_mean=float(outcome.biggest_move.mean()),
         seconds=seconds,
     )
 
@@ -243,17 +255,12 @@ def simulate(rules: Rules, games: int, seed: int, *, random_first: bool = False)
         raise ValueError("games must be at least 1")
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
-    all_hands, all_fields = [], []
-    for offset in range(0, games, CHUNK):
-        size = min(CHUNK, games - offset)
-        hands, field = _run(rules, size, random_steps(rules, size, rng))
-        all_hands.append(hands)
-        all_fields.append(field)
-    hands = np.concatenate(all_hands)
-    field = np.concatenate(all_fields)
+    sizes = [min(CHUNK, games - offset) for offset in range(0, games, CHUNK)]
+    parts = [_run(rules, size, random_steps(rules, size, rng)) for size in sizes]
+    outcome = Outcome(*(np.concatenate(arrays) for arrays in zip(*parts, strict=True)))
     if random_first:
         first = rng.integers(0, rules.players, games)
         seats = (np.arange(rules.players)[None, :] - first[:, None]) % rules.players
-        hands = np.take_along_axis(hands, seats, axis=1)
-    figures = summarise(rules, hands, field, seed, seconds=0.0)
+        outcome = outcome._replace(hands=np.take_along_axis(outcome.hands, seats, axis=1))
+    figures = summarise(rules, outcome, seed, seconds=0.0)
     return replace(figures, random_first=random_first, seconds=time.perf_counter() - started)

@@ -11,30 +11,38 @@ from games.bozu.rules import Rules, all_rules
 
 @pytest.mark.parametrize("rules", all_rules(), ids=lambda r: str(r.to_settings()))
 def test_simulator_and_engine_agree_game_by_game(rules):
-    """Same piles, same rules: every game ends with the same hands and field."""
+    """Same piles, same rules: every game ends with the same hands and field, and the
+    biggest single move is the same."""
     rng = np.random.default_rng(all_rules().index(rules))
     orders = np.array([rng.permutation(100) + 1 for _ in range(150)])
-    hands, field = sim.final_counts(rules, orders)
+    outcome = sim.final_counts(rules, orders)
     for game, order in enumerate(orders):
-        final = engine.play_out(engine.new_game(rules, order.tolist()))
-        assert hands[game].tolist() == [len(hand) for hand in final.hands], game
-        assert field[game] == len(final.field), game
+        state = engine.new_game(rules, order.tolist())
+        biggest = 0
+        while state.to_act is not None:
+            state, events = engine.draw(state, state.to_act)
+            for event in events:
+                if event["type"] in ("to_field", "took_field", "others_to_field"):
+                    biggest = max(biggest, event["cards"])
+        assert outcome.hands[game].tolist() == [len(hand) for hand in state.hands], game
+        assert outcome.field[game] == len(state.field), game
+        assert outcome.biggest_move[game] == biggest, game
 
 
 def test_simulator_rates_match_the_engine_on_the_same_shuffles():
     """The reported figures computed from both, on 2,000 identical default games."""
     rules = Rules()
     orders = np.array([engine.shuffled_deck(seed) for seed in range(2_000)])
-    hands, field = sim.final_counts(rules, orders)
-    from_sim = sim.summarise(rules, hands, field, seed=0, seconds=0)
-    engine_hands = np.array(
-        [
-            [len(h) for h in engine.play_out(engine.new_game(rules, order.tolist())).hands]
-            for order in orders
-        ]
+    outcome = sim.final_counts(rules, orders)
+    from_sim = sim.summarise(rules, outcome, seed=0, seconds=0)
+    finals = [engine.play_out(engine.new_game(rules, order.tolist())) for order in orders]
+    engine_outcome = outcome._replace(
+        hands=np.array([[len(hand) for hand in final.hands] for final in finals]),
+        field=np.array([len(final.field) for final in finals]),
     )
-    from_engine = sim.summarise(rules, engine_hands, field, seed=0, seconds=0)
+    from_engine = sim.summarise(rules, engine_outcome, seed=0, seconds=0)
     assert from_sim == from_engine
+    assert from_sim.games == 2_000 and 60 < from_sim.winner_mean_cards < 70
 
 
 def test_random_piles_hold_each_class_once_per_card():
