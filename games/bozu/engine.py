@@ -272,6 +272,8 @@ def pile_left(pile: Iterable[int]) -> dict[str, int]:
 def view(state: BozuState, seat: int | None) -> dict[str, Any]:
     """What anyone at the table sees. Bozu hides nothing but the pile order, which is left out
     (with everything else that would reveal it), so every seat and spectators see the same."""
+    if seat is not None and not 0 <= seat < state.players:
+        raise ValueError(f"no seat {seat} in a {state.players}-player game")
     left = pile_left(state.pile)
     last = None
     if state.last_card is not None:

@@ -69,6 +69,7 @@ class Command(BaseCommand):
             f"{figures.sole_winner_mean_cards:.2f} in games with one winner)"
         )
         write(f"Cards left in the field (nobody's): {figures.field_mean_cards:.2f} on average")
+        write(f"Most cards moved by one draw: {figures.biggest_move_mean:.2f} on average per game")
         write(
             f"Time: {figures.seconds:.3f} s ({figures.games / figures.seconds:,.0f} games/s), "
             f"seed {seed}"
