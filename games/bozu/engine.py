@@ -117,6 +117,15 @@ def apply(state: BozuState, seat: int, action: Any) -> tuple[BozuState, list[Eve
     return draw(state, seat)
 
 
+@dataclass
+class _Table:
+    """The face-up part of a state, as mutable lists while one draw is worked out."""
+
+    hands: list[list[int]]
+    field: list[int]
+    skip_next: list[bool]
+
+
 def draw(state: BozuState, seat: int) -> tuple[BozuState, list[Event]]:
     """`seat` draws the top card. Raises (changing nothing) if it may not."""
     if state.is_over:
@@ -124,12 +133,7 @@ def draw(state: BozuState, seat: int) -> tuple[BozuState, list[Event]]:
     if seat != state.to_act:
         raise NotYourTurnError(f"it is seat {state.to_act}'s turn, not seat {seat}'s")
 
-    rules = state.rules
     card, pile = state.pile[0], state.pile[1:]
-    cls = poet_class(card)
-    hands = [list(hand) for hand in state.hands]
-    field = list(state.field)
-    skip_next = list(state.skip_next)
     record = catalogue.poem(card)
     events: list[Event] = [
         {
@@ -138,17 +142,48 @@ def draw(state: BozuState, seat: int) -> tuple[BozuState, list[Event]]:
             "poem": card,
             "poet": record.poet,
             "poet_kana": record.poet_kana,
-            "class": cls.value,
+            "class": record.poet_class.value,
             "extra": state.extra_draw,
             "pile": len(pile),
         }
     ]
-    extra_reason: str | None = None
+    table = _Table([list(h) for h in state.hands], list(state.field), list(state.skip_next))
+    extra_reason = _resolve(state.rules, table, seat, card, events)
 
+    to_act: int | None
+    if not pile:  # the game ends with the last card, even if an extra draw was owed
+        to_act = None
+    elif extra_reason:
+        to_act = seat
+        events.append({"type": "extra_draw", "seat": seat, "reason": extra_reason})
+    else:
+        to_act = _pass_turn(table, seat, events)
+
+    new_state = replace(
+        state,
+        pile=pile,
+        hands=tuple(tuple(hand) for hand in table.hands),
+        field=tuple(table.field),
+        to_act=to_act,
+        extra_draw=bool(pile) and extra_reason is not None,
+        skip_next=tuple(table.skip_next),
+        draws=state.draws + 1,
+        last_card=card,
+    )
+    final = result(new_state)
+    if final is not None:
+        events.append({"type": "game_over", **final, "field": len(table.field)})
+    return replace(new_state, last_events=tuple(events)), events
+
+
+def _resolve(rules: Rules, table: _Table, seat: int, card: int, events: list[Event]) -> str | None:
+    """Do what the drawn card does to the table; return why the drawer draws again, if so."""
+    cls = poet_class(card)
+    hand = table.hands[seat]
     if cls is PoetClass.MONK or (cls is PoetClass.SEMIMARU and rules.semimaru is SemimaruRule.MONK):
-        moved = len(hands[seat]) + 1
-        field += [*hands[seat], card]
-        hands[seat] = []
+        moved = len(hand) + 1
+        table.field += [*hand, card]
+        hand.clear()
         events.append(
             {
                 "type": "to_field",
@@ -156,80 +191,62 @@ def draw(state: BozuState, seat: int) -> tuple[BozuState, list[Event]]:
                 "poem": card,
                 "cards": moved,
                 "hand": 0,
-                "field": len(field),
+                "field": len(table.field),
             }
         )
-    elif cls is PoetClass.PRINCESS:
-        field_was_empty = not field
-        hands[seat] += [*field, card]
+        return None
+
+    if cls is PoetClass.PRINCESS:
+        taken = len(table.field)
+        hand += [*table.field, card]
+        table.field.clear()
         events.append(
             {
                 "type": "took_field",
                 "seat": seat,
                 "poem": card,
-                "cards": len(field) + 1,
-                "from_field": len(field),
-                "hand": len(hands[seat]),
+                "cards": taken + 1,
+                "from_field": taken,
+                "hand": len(hand),
             }
         )
-        field = []
-        if rules.princess_extra_draw and field_was_empty:
-            extra_reason = "princess"
-    else:  # nobles, emperors, nyudo, and Semimaru under the keeping rules
-        hands[seat].append(card)
-        events.append({"type": "kept", "seat": seat, "poem": card, "hand": len(hands[seat])})
-        if cls is PoetClass.EMPEROR and rules.emperor is EmperorRule.DRAW_AGAIN:
-            extra_reason = "emperor"
-        elif cls is PoetClass.SEMIMARU and rules.semimaru is SemimaruRule.SKIP_TURN:
-            skip_next[seat] = True
-            events.append({"type": "skip_next", "seat": seat})
-        elif cls is PoetClass.SEMIMARU and rules.semimaru is SemimaruRule.OTHERS_TO_FIELD:
-            moved_by_seat = []
-            for other in _seats_after(seat, rules.players):
-                moved_by_seat.append({"seat": other, "cards": len(hands[other])})
-                field += hands[other]
-                hands[other] = []
-            events.append(
-                {
-                    "type": "others_to_field",
-                    "seat": seat,
-                    "moved": moved_by_seat,
-                    "cards": sum(m["cards"] for m in moved_by_seat),
-                    "field": len(field),
-                }
-            )
+        return "princess" if rules.princess_extra_draw and taken == 0 else None
 
-    to_act: int | None
-    extra_draw = False
-    if not pile:  # the game ends with the last card, even if an extra draw was owed
-        to_act = None
-    elif extra_reason:
-        to_act, extra_draw = seat, True
-        events.append({"type": "extra_draw", "seat": seat, "reason": extra_reason})
-    else:
-        to_act = (seat + 1) % rules.players
-        while skip_next[to_act]:
-            skip_next[to_act] = False
-            events.append({"type": "turn_skipped", "seat": to_act})
-            to_act = (to_act + 1) % rules.players
+    # Nobles, emperors, nyudo, and Semimaru under the three keeping rules.
+    hand.append(card)
+    events.append({"type": "kept", "seat": seat, "poem": card, "hand": len(hand)})
+    if cls is PoetClass.EMPEROR and rules.emperor is EmperorRule.DRAW_AGAIN:
+        return "emperor"
+    if cls is PoetClass.SEMIMARU and rules.semimaru is SemimaruRule.SKIP_TURN:
+        table.skip_next[seat] = True
+        events.append({"type": "skip_next", "seat": seat})
+    elif cls is PoetClass.SEMIMARU and rules.semimaru is SemimaruRule.OTHERS_TO_FIELD:
+        moved_by_seat = []
+        for other in _seats_after(seat, rules.players):
+            moved_by_seat.append({"seat": other, "cards": len(table.hands[other])})
+            table.field += table.hands[other]
+            table.hands[other] = []
+        events.append(
+            {
+                "type": "others_to_field",
+                "seat": seat,
+                "moved": moved_by_seat,
+                "cards": sum(m["cards"] for m in moved_by_seat),
+                "field": len(table.field),
+            }
+        )
+    return None
 
-    new_state = replace(
-        state,
-        pile=pile,
-        hands=tuple(tuple(hand) for hand in hands),
-        field=tuple(field),
-        to_act=to_act,
-        extra_draw=extra_draw,
-        skip_next=tuple(skip_next),
-        draws=state.draws + 1,
-        last_card=card,
-        last_events=(),
-    )
-    final = result(new_state)
-    if final is not None:
-        events.append({"type": "game_over", **final, "field": len(field)})
-    new_state = replace(new_state, last_events=tuple(events))
-    return new_state, events
+
+def _pass_turn(table: _Table, seat: int, events: list[Event]) -> int:
+    """The next seat clockwise, passing over (once) a seat that lost its turn to Semimaru."""
+    players = len(table.hands)
+    to_act = (seat + 1) % players
+    while table.skip_next[to_act]:
+        table.skip_next[to_act] = False
+        events.append({"type": "turn_skipped", "seat": to_act})
+        to_act = (to_act + 1) % players
+    return to_act
 
 
 def _seats_after(seat: int, players: int) -> list[int]:
