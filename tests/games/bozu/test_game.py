@@ -247,6 +247,12 @@ def test_bozu_stats_prints_the_figures():
     assert text.count("%") >= 3 * 3 + 1
 
 
+def test_bozu_stats_can_pick_the_first_player_at_random():
+    out = StringIO()
+    call_command("bozu_stats", "--games", "2000", "--random-first", "--seed", "1", stdout=out)
+    assert "random first player" in out.getvalue()
+
+
 def test_bozu_stats_refuses_bad_options():
     from django.core.management.base import CommandError
 
