@@ -58,6 +58,7 @@ def test_every_kind_of_event_is_accepted(client):
     response = post(client, batch(*events))
     assert response.status_code == 202, response.content
     assert TelemetryEvent.objects.count() == len(events)
+    assert post(client, batch(game_start(cpu_level="advanced"))).status_code == 202
 
 
 def test_a_new_game_needs_no_change_here(client):
@@ -85,7 +86,11 @@ def assert_refused(response, *fields):
         (game_end(duration="7 minutes 12 seconds"), "events[0].duration"),  # free text
         (game_end(moves=42), "events[0].moves"),  # a raw number where a bucket belongs
         (game_start(mode="solo"), "events[0].mode"),  # bozu has no solo mode
-        (game_start(cpu_level="hard"), "events[0].cpu_level"),  # bozu declares no CPU levels
+        (game_start(cpu_level="hard"), "events[0].cpu_level"),  # not one of bozu's levels
+        (
+            game_start(game="karuta", mode="cpu", cpu_level="beginner", settings={}),
+            "events[0].cpu_level",
+        ),  # bozu's level, not karuta's
         (game_start(game="chess"), "events[0].game"),  # not a registered game
         (game_start(result="win"), "events[0].result"),  # not part of game_start
         (game_start(settings={"players": "9"}), "events[0].settings.players"),
