@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 from datetime import timedelta
 
 import pytest
@@ -50,6 +51,7 @@ def celery_config(request, tmp_path):
                 "data_folder_in": str(folder),
                 "data_folder_out": str(folder),
                 "processed_folder": str(folder / "processed"),
+                "control_folder": str(folder / "control"),
             },
         )
     else:
@@ -84,3 +86,6 @@ def test_a_worker_runs_the_purge(celery_app, celery_worker):  # noqa: F811
         time.sleep(0.2)
     assert TelemetryEvent.objects.expired().count() == 0
     assert TelemetryEvent.objects.count() == 3
+    control = celery_app.conf.broker_transport_options.get("control_folder")
+    if control:  # the filesystem broker kept its exchange tables where it was told to
+        assert Path(control).is_dir()
