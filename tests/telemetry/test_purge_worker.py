@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from celery.contrib.pytest import (  # noqa: F401  (fixtures used by celery_worker)
