@@ -116,7 +116,8 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", 60)),
+        # 0: persistent connections leak under ASGI (each request may run in a new thread).
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", 0)),
         conn_health_checks=True,
     )
 }
