@@ -1,9 +1,24 @@
-"""Bozu Mekuri as a plugin. The engine arrives with its own issue."""
+"""Bozu Mekuri as a plugin: the platform's contract over the pure engine in engine.py."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
 import gamekit
-from gamekit import Mode
+from gamekit import CpuLevel, GameOverError, Mode, NotYourTurnError, SeatSpec
+from games.bozu import engine
+from games.bozu.engine import BozuState
+from games.bozu.forms import BozuSettingsForm
+from games.bozu.rules import Rules
+
+# Drawing is pure luck: the only action is "draw the top card", so there is nothing for
+# a CPU to decide. The three levels exist so the menu matches the other games; they all
+# play exactly alike, and their description says so.
+_SAME_PLAY = _("Drawing is pure luck, so every level simply draws: the levels play alike.")
 
 
 @gamekit.register
@@ -14,4 +29,72 @@ class BozuMekuri(gamekit.Game):
     min_players = 2
     max_players = 4
     modes = (Mode.CPU, Mode.HOTSEAT, Mode.FRIEND)
+    cpu_levels = (
+        CpuLevel("beginner", _("Beginner"), _SAME_PLAY),
+        CpuLevel("intermediate", _("Intermediate"), _SAME_PLAY),
+        CpuLevel("advanced", _("Advanced"), _SAME_PLAY),
+    )
+    settings_form = BozuSettingsForm
     order = 10
+
+    # --- settings -----------------------------------------------------------
+
+    def settings_from_form(self, cleaned_data: Mapping[str, Any]) -> dict[str, Any]:
+        return Rules.from_settings(
+            {
+                "players": int(cleaned_data["players"]),
+                "semimaru": cleaned_data["semimaru"],
+                "emperor": cleaned_data["emperor"],
+                "princess_extra_draw": bool(cleaned_data.get("princess_extra_draw")),
+            }
+        ).to_settings()
+
+    def player_count(self, settings: Mapping[str, Any]) -> int:
+        return Rules.from_settings(settings).players
+
+    # --- the engine -----------------------------------------------------------
+
+    def new_state(
+        self, settings: Mapping[str, Any], seats: Sequence[SeatSpec], seed: int
+    ) -> BozuState:
+        rules = Rules.from_settings(settings)
+        if len(seats) != rules.players:
+            raise ValueError(f"{rules.players} players need as many seats, not {len(seats)}")
+        return engine.deal(rules, seed)
+
+    def to_act(self, state: BozuState) -> tuple[int, ...]:
+        return () if state.to_act is None else (state.to_act,)
+
+    def legal_actions(self, state: BozuState, seat: int) -> list[dict[str, Any]]:
+        return engine.legal_actions(state, seat)
+
+    def apply(
+        self, state: BozuState, seat: int, action: Mapping[str, Any]
+    ) -> tuple[BozuState, list[dict[str, Any]]]:
+        return engine.apply(state, seat, action)
+
+    def view(self, state: BozuState, seat: int | None) -> dict[str, Any]:
+        return engine.view(state, seat)
+
+    def result(self, state: BozuState) -> dict[str, Any] | None:
+        return engine.result(state)
+
+    def cpu_policy(
+        self, view: Mapping[str, Any], seat: int, level: str, rng: random.Random
+    ) -> dict[str, Any]:
+        """Every level draws when it is its turn: there is no other move (see _SAME_PLAY)."""
+        if level not in {cpu.key for cpu in self.cpu_levels}:
+            raise ValueError(f"unknown CPU level {level!r}")
+        if view["over"]:
+            raise GameOverError("the game is over")
+        if view["to_act"] != seat:
+            raise NotYourTurnError(f"it is seat {view['to_act']}'s turn, not seat {seat}'s")
+        return dict(engine.DRAW)
+
+    # --- storage --------------------------------------------------------------
+
+    def dump_state(self, state: BozuState) -> dict[str, Any]:
+        return engine.dump(state)
+
+    def load_state(self, data: Any) -> BozuState:
+        return engine.load(data)

@@ -11,6 +11,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent  # the repository root
@@ -68,10 +69,12 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
+    "drf_spectacular",
     # the platform (platform/ is on sys.path)
     "gamekit",
     "poems",
     "pages",
+    "telemetry",
     "matches",
     # the games: adding a game is adding its app here
     "games.bozu",
@@ -114,7 +117,8 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", 60)),
+        # 0: persistent connections leak under ASGI (each request may run in a new thread).
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", 0)),
         conn_health_checks=True,
     )
 }
@@ -152,6 +156,8 @@ else:
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
         "processed_folder": str(_broker_dir / "processed"),
+        # kombu's default is ./control, beside the code, wherever the worker was started.
+        "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
     }
 CELERY_TASK_IGNORE_RESULT = True
@@ -159,6 +165,11 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict = {
+    # RULES.md §6: telemetry records live 30 days.
+    "telemetry-purge-expired": {
+        "task": "telemetry.purge_expired",
+        "schedule": crontab(hour=3, minute=17),
+    },
     # Moves matches whose CPU / disconnect timer was lost (a restart, a dropped task).
     "matches-sweep-stalled": {"task": "matches.tasks.sweep_stalled_matches", "schedule": 15.0},
 }
@@ -199,26 +210,39 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Hyakunin Isshu card games API",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+# Telemetry intake: requests per window per client address, counted in process memory only.
+TELEMETRY_RATE_LIMIT = (30, 60)
 
 # --- Logging: no client addresses anywhere (RULES.md §6). Django's request logger
 # records the request (and so REMOTE_ADDR) on errors: keep it to the message.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"no_request": {"()": "config.logging.DropRequestFilter"}},
+    "filters": {
+        "no_request": {"()": "config.logging.DropRequestFilter"},
+        "no_addresses": {"()": "config.logging.RedactAddressFilter"},
+    },
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "plain",
-            "filters": ["no_request"],
+            "filters": ["no_request", "no_addresses"],
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
         "django.server": {"handlers": [], "propagate": False},
+        # daphne's DEBUG lines name the client address: never below INFO.
+        "daphne": {"level": "INFO"},
     },
 }
 ADMINS: list = []  # no error mails: they would carry REMOTE_ADDR

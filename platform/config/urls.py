@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from gamekit import registry
+from telemetry.urls import api_patterns, page_patterns, staff_patterns
 
 
 def game_urlpatterns():
@@ -20,11 +21,14 @@ def game_urlpatterns():
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # the language switch posts here
     path("admin/", admin.site.urls),
+    path("api/telemetry/", include(api_patterns)),
+    path("staff/telemetry/", include(staff_patterns)),
     # Outside i18n_patterns: the seat cookie is scoped to /play/<match>/ in every language.
     path("play/", include("matches.urls")),
 ]
 urlpatterns += i18n_patterns(
     path("", include("pages.urls")),
+    path("", include(page_patterns)),
     *game_urlpatterns(),
     prefix_default_language=False,
 )

@@ -94,6 +94,10 @@ class Game:
     cpu_delay_ms: ClassVar[int] = 700
     # Sort key on the home page.
     order: ClassVar[int] = 100
+    # Telemetry (RULES.md §6): the rule options a page may report with game start and
+    # end, each with its allowed values, e.g. {"monk_rule": ("on", "off")}. Buckets only,
+    # never free values; the player count is always allowed (telemetry_settings_schema).
+    telemetry_settings: ClassVar[Mapping[str, Sequence[str]]] = {}
 
     # --- settings -----------------------------------------------------------
 
@@ -104,6 +108,26 @@ class Game:
     def player_count(self, settings: Mapping[str, Any]) -> int:
         """How many seats a match with these settings has."""
         return int(settings.get("players", self.min_players))
+
+    def telemetry_settings_schema(self) -> dict[str, tuple[str, ...]]:
+        """Settings keys telemetry accepts for this game, each with its allowed buckets."""
+        players = tuple(str(n) for n in range(self.min_players, self.max_players + 1))
+        declared = {key: tuple(values) for key, values in self.telemetry_settings.items()}
+        return {"players": players, **declared}
+
+    def telemetry_settings_buckets(self, settings: Mapping[str, Any]) -> dict[str, str]:
+        """These settings as telemetry buckets: declared keys with allowed values only.
+
+        Booleans become "on"/"off"; anything undeclared or out of range is dropped. A
+        game with numeric options (a card count, a time) overrides this to bucket them.
+        """
+        buckets = {}
+        for key, allowed in self.telemetry_settings_schema().items():
+            value = settings.get(key)
+            text = ("on" if value else "off") if isinstance(value, bool) else str(value)
+            if text in allowed:
+                buckets[key] = text
+        return buckets
 
     # --- the engine -----------------------------------------------------------
 

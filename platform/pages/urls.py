@@ -6,4 +6,5 @@ app_name = "pages"
 urlpatterns = [
     path("", views.home, name="home"),
     path("credits/", views.credits, name="credits"),
+    path("kimariji/", views.kimariji, name="kimariji"),
 ]

@@ -1,7 +1,9 @@
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from gamekit import registry
+from pages import kimariji_list
 
 
 @require_safe
@@ -21,3 +23,24 @@ def not_found(request, exception=None):
 def server_error(request):
     # No context processors that could fail again: a plain render.
     return render(request, "500.html", status=500)
+
+
+@require_safe
+def kimariji(request):
+    """All 100 poems by kimariji length, with the in-page demo of shrinking kimariji."""
+    messages = {
+        "status": _(
+            "Poems marked as read: {read}. Poems now decided sooner than at the start: {shorter}."
+        ),
+        "count": _("({n} kana)"),
+        "was": _("at the start: {n} kana"),
+    }
+    return render(
+        request,
+        "pages/kimariji.html",
+        {
+            "groups": kimariji_list.groups(),
+            "demo_json": kimariji_list.script_json(kimariji_list.demo_data()),
+            "demo_messages": messages,
+        },
+    )

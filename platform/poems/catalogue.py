@@ -20,7 +20,7 @@ POEM_COUNT = 100
 # 序歌: read before the first card in competitive karuta; never a card itself.
 JOKA_KANJI = "難波津に 咲くやこの花 冬ごもり 今を春べと 咲くやこの花"
 JOKA_KANA = "なにはづに さくやこのはな ふゆごもり いまをはるべと さくやこのはな"
-JOKA_SAID = "なにわずに さくやこのはな ふゆごもり いまをはるべと さくやこのはな"
+JOKA_SAID = "なにわずに さくやこのはな ふゆごもり いまおはるべと さくやこのはな"
 
 
 class PoetClass(StrEnum):

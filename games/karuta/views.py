@@ -1,0 +1,45 @@
+"""The karuta page: the cards, reading, chirashi, genpei-sen, competitive play, kimariji, tips, FAQ.
+
+The play screens (menu, boards) come with the match server; this page keeps a
+`menu` block for them.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from games.karuta import diagrams, faq
+from pages import kimariji_list
+from poems import catalogue
+
+# How players remember the seven one-kana poems. The poems themselves are computed;
+# this only orders them (tests check it names exactly the computed kimariji).
+ONE_KANA_MNEMONIC = "むすめふさほせ"
+
+
+@require_safe
+def index(request):
+    groups = kimariji_list.groups()
+    return render(
+        request,
+        "karuta/index.html",
+        {
+            "sample": kimariji_list.poem_view(1),
+            "joka_kanji": catalogue.JOKA_KANJI,
+            "joka_kana": catalogue.JOKA_KANA,
+            "cases": diagrams.CASES,
+            "kimariji_counts": [(length, len(poems)) for length, poems in groups],
+            "one_kana": sorted(groups[0][1], key=lambda p: ONE_KANA_MNEMONIC.index(p.kimariji)),
+            # ちぎりおきし before and after ちぎりきな has been read; あさぼらけ after its twin.
+            "chigiri_before": kimariji_list.poem_view(75),
+            "chigiri_after": kimariji_list.poem_view(75, read=[42]),
+            "chihaya": kimariji_list.poem_view(17),
+            "chigirikina": kimariji_list.poem_view(42),
+            "asaborake_before": kimariji_list.poem_view(31),
+            "asaborake_after": kimariji_list.poem_view(31, read=[64]),
+            "asaborake_u": kimariji_list.poem_view(64),
+            "faq": faq.faq_items(),
+            "faq_json": kimariji_list.script_json(faq.faq_jsonld()),
+        },
+    )

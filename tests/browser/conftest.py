@@ -1,0 +1,70 @@
+"""Playwright with Debian's Chromium (never a downloaded browser), and axe-core from npm."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]  # fmt: skip
+
+
+@pytest.fixture
+def chromium():
+    """Per test: Playwright's event loop must be gone before the test database is flushed
+    (Django refuses database calls while an event loop runs in the thread)."""
+    from playwright.sync_api import sync_playwright
+
+    assert Path(CHROMIUM).exists(), "apt-get install chromium"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class WatchedPage:
+    """A page that records console errors and uncaught exceptions."""
+
+    def __init__(self, page):
+        self.page = page
+        self.errors: list[str] = []
+        page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on(
+            "response",
+            lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status} {r.url}"),
+        )
+
+    def axe_violations(self, impacts=("serious", "critical")) -> list[dict]:
+        assert AXE.exists(), "npm install (axe-core) at the repository root"
+        self.page.add_script_tag(path=str(AXE))
+        found = self.page.evaluate(
+            """async () => (await axe.run(document)).violations.map(v => ({
+                id: v.id, impact: v.impact, help: v.help,
+                targets: v.nodes.slice(0, 5).map(n => n.target.join(" "))}))"""
+        )
+        return [v for v in found if v["impact"] in impacts]
+
+    def overflows_horizontally(self) -> bool:
+        return self.page.evaluate(
+            "() => document.documentElement.scrollWidth > document.documentElement.clientWidth"
+        )
+
+    def screenshot(self, name: str) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+
+
+@pytest.fixture
+def watched(chromium):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = WatchedPage(context.new_page())
+    yield page
+    context.close()

@@ -1,0 +1,116 @@
+"""In a real browser: with the switch off no request leaves the page; with it on, events arrive."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from django.db import connections
+
+from telemetry.models import TelemetryEvent
+from tests.support.server import AsgiServer
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def server(transactional_db):
+    server = AsgiServer(extra_env={"DJANGO_SETTINGS_MODULE": "tests.browser.telemetry_settings"})
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def browser(chromium, monkeypatch):
+    # The test reads the database while Playwright's event loop runs in this thread: those
+    # reads are plain, one at a time, so Django's async guard may let them through.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    yield chromium
+    # Those reads got a connection of their own: close it, or PostgreSQL cannot flush and
+    # drop the test database afterwards.
+    connections.close_all()
+
+
+def wait_for_rows(count: int, timeout: float = 15.0) -> list[TelemetryEvent]:
+    deadline = time.monotonic() + timeout
+    while TelemetryEvent.objects.count() < count and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return list(TelemetryEvent.objects.order_by("pk"))
+
+
+def open_game_page(page, server):
+    page.goto(server.url + "/telemetry-test/")
+    page.wait_for_selector("body[data-ready=yes]")
+
+
+def test_switch_off_sends_nothing_at_all(server, browser):
+    context = browser.new_context()
+    requests = []
+    context.on("request", lambda r: requests.append((r.method, r.url)))
+    page = context.new_page()
+    page.goto(server.url + "/en/privacy/")
+    toggle = page.locator("[data-telemetry-toggle]")
+    toggle.wait_for()
+    assert toggle.is_checked()  # on by default
+    toggle.uncheck()
+
+    open_game_page(page, server)
+    assert not page.locator("[data-telemetry-toggle]").is_checked()  # remembered
+    for button in ("#start", "#end", "#fail3d"):
+        page.click(button)
+    page.evaluate("async () => (await import('/static/js/telemetry.js')).flush()")
+    page.wait_for_timeout(3500)  # past the batching delay
+    page.goto(server.url + "/en/privacy/")  # pagehide: the moment a beacon would go
+    page.wait_for_timeout(1000)
+    context.close()
+
+    assert [r for r in requests if r[0] != "GET" or "/api/" in r[1]] == []
+    assert TelemetryEvent.objects.count() == 0
+
+
+def test_switch_on_sends_events_in_batches(server, browser):
+    context = browser.new_context()
+    posts = []
+    context.on("request", lambda r: r.method == "POST" and posts.append(r.post_data or ""))
+    page = context.new_page()
+    open_game_page(page, server)
+    assert page.locator("[data-telemetry-toggle]").is_checked()
+    page.click("#start")
+    page.click("#end")
+    page.goto(server.url + "/en/privacy/")  # leaving before 3D started; flushes the batch
+
+    rows = wait_for_rows(4)
+    kinds = [row.kind for row in rows]
+    assert sorted(kinds) == ["game_end", "game_start", "page_load", "view3d_abandon"], kinds
+    by_kind = {row.kind: row for row in rows}
+    assert by_kind["game_start"].settings == {"players": "1"}
+    assert (by_kind["game_end"].result, by_kind["game_end"].moves,
+            by_kind["game_end"].duration) == ("win", "10-29", "3-10m")  # fmt: skip
+    assert by_kind["view3d_abandon"].abandon == "left"
+    assert by_kind["page_load"].cache in ("all", "some", "none", "unknown")
+    assert {row.game for row in rows} == {"coinflip"}
+    assert {(row.browser, row.os, row.device) for row in rows} == {("chrome", "linux", "other")}
+    page_views = {row.page_view for row in rows}
+    assert len(page_views) == 1 and re.fullmatch(r"[0-9a-f]{32}", page_views.pop())
+
+    # A new page load gets a new id; switching off on the page stops sending at once.
+    open_game_page(page, server)
+    page.click("#fail3d")
+    page.evaluate("async () => (await import('/static/js/telemetry.js')).flush()")
+    rows = wait_for_rows(6)
+    assert {row.kind for row in rows[4:]} == {"page_load", "view3d_failure"}
+    assert rows[4].page_view == rows[5].page_view != rows[0].page_view
+    # (Playwright does not report keepalive requests made while a page unloads; this one
+    # was sent from a live page.) Bodies carry buckets only: no URL, no address.
+    assert posts and all("http" not in body and "127.0.0.1" not in body for body in posts)
+    sent = len(posts)
+    page.locator("[data-telemetry-toggle]").uncheck()
+    page.click("#start")
+    page.goto(server.url + "/en/privacy/")
+    page.wait_for_timeout(1500)
+    context.close()
+    assert len(posts) == sent
+    assert TelemetryEvent.objects.count() == 6
+    # With no cookie or storage holding it, the id lived in page memory only.
