@@ -77,9 +77,11 @@ def _load(match_id: Any, tag: str | None) -> Snapshot:
     game = get_game(match)
     seats = list(Seat.objects.filter(match=match).order_by("index"))
     state = game.load_state(match.state) if match.state is not None else None
-    rows = list(
-        Action.objects.filter(match=match, seq__gt=max(0, match.seq - KEEP_ROWS)).order_by("seq")
+    # Bounded above too: rows committed after the match row was read belong to a later snapshot.
+    recent = Action.objects.filter(
+        match=match, seq__gt=max(0, match.seq - KEEP_ROWS), seq__lte=match.seq
     )
+    rows = list(recent.order_by("seq"))
     return _store(Snapshot(match, seats, state, rows, tag))
 
 

@@ -13,7 +13,7 @@ import gamekit
 from matches import services
 from matches.models import Action, Match
 from tests.matches.webclient import WebClient
-from tests.matches.wsbot import Bot, hidden_hand_policy
+from tests.matches.wsbot import Bot, draw_policy, hidden_hand_policy
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -27,31 +27,39 @@ def check_log_and_replay(match_id) -> Match:
     return match
 
 
-def test_kill_9_mid_match_then_finish_nothing_lost_or_doubled(asgi_server):
+GAMES = [
+    pytest.param("bozu", {"players": 2, "semimaru": "monk", "emperor": "noble"}, draw_policy, id="bozu"),
+    pytest.param("hiddenhand", {"players": 2, "turns": 20}, hidden_hand_policy, id="hidden-hand"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("game", "form", "policy"), GAMES)
+def test_kill_9_mid_match_then_finish_nothing_lost_or_doubled(asgi_server, game, form, policy):
     red_web, blue_web = WebClient(asgi_server.url), WebClient(asgi_server.url)
-    status, created = red_web.post(
-        "/play/new/hiddenhand/", {"players": 2, "turns": 20, "play_mode": "friend"}
-    )
+    status, created = red_web.post(f"/play/new/{game}/", {**form, "play_mode": "friend"})
     assert status == 200, created
     status, joined = blue_web.post(created["invite"], {})
     assert status == 200 and joined["seat"] == 1
     ws_url = asgi_server.ws_url + created["ws"]
-    red = Bot(ws_url, created["token"], hidden_hand_policy, "red")
-    blue = Bot(ws_url, joined["token"], hidden_hand_policy, "blue")
+    red = Bot(ws_url, created["token"], policy, "red")
+    blue = Bot(ws_url, joined["token"], policy, "blue")
     inflight: dict = {}
 
     async def first_half():
         await red.open(since=0)
         await blue.open(since=0)
-        await asyncio.gather(red.play(max_moves=5), blue.play(max_moves=5))
-        while red.my_turn() is None:  # red moves next (10 moves played)
+        # Both play until the log reaches 12 lines (join, start, 10 moves), then stop.
+        await asyncio.gather(red.play(until_seq=12), blue.play(until_seq=12))
+        while red.my_turn() is None and blue.my_turn() is None:
             await red.until(lambda f: f["type"] == "state")
+        mover = red if red.my_turn() is not None else blue
         # An action in flight when the server dies: its ack may never come.
-        inflight.update(seq=red.seq, action=hidden_hand_policy(red.view, 0))
-        red.acted_at.add(red.seq)
-        await red.send(
+        seat = mover.my_turn()
+        inflight.update(bot=mover, seat=seat, seq=mover.seq, action=policy(mover.view, seat))
+        mover.acted_at.add(mover.seq)
+        await mover.send(
             {"type": "act", "action": inflight["action"], "action_id": "in-flight",
-             "seat": 0, "seq": red.seq}
+             "seat": seat, "seq": mover.seq}
         )  # fmt: skip
 
     asyncio.run(first_half())
@@ -64,11 +72,12 @@ def test_kill_9_mid_match_then_finish_nothing_lost_or_doubled(asgi_server):
         await red.open(since=red.seq)
         await blue.open(since=blue.seq)
         # The retry of the in-flight action is applied once, whatever the crash did.
-        await red.send(
+        mover = inflight["bot"]
+        await mover.send(
             {"type": "act", "action": inflight["action"], "action_id": "in-flight",
-             "seat": 0, "seq": inflight["seq"]}
+             "seat": inflight["seat"], "seq": inflight["seq"]}
         )  # fmt: skip
-        reply = await red.until(
+        reply = await mover.until(
             lambda f: (
                 f["type"] in ("ack", "error") and f.get("ref", f.get("action_id")) == "in-flight"
             )
@@ -84,10 +93,12 @@ def test_kill_9_mid_match_then_finish_nothing_lost_or_doubled(asgi_server):
     # Every client saw every log entry exactly once and in order, across the restart.
     for bot in (red, blue):
         assert bot.seen_event_seqs() == list(range(1, match.seq + 1)), bot.name
+    # Every acknowledged action is in the log once; nothing else a human sent is.
     human_rows = Action.objects.filter(match=match, kind="game", actor="human")
-    assert human_rows.count() == 20
+    logged = list(human_rows.values_list("client_action_id", flat=True))
     acked = {f["action_id"] for bot in (red, blue) for f in bot.frames if f["type"] == "ack"}
-    assert acked <= set(human_rows.values_list("client_action_id", flat=True))
+    assert len(logged) == len(set(logged)) and set(logged) == acked
+    assert human_rows.count() == match.actions.filter(kind="game").count()  # no CPU seat
 
 
 def test_browser_flow_cookie_page_and_socket(asgi_server):

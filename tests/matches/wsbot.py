@@ -106,12 +106,17 @@ class Bot:
         self.round_trips.append(time.perf_counter() - started)
         return reply
 
-    async def play(self, max_moves: int | None = None, timeout: float = 120) -> int:
-        """Play my turns until the match ends (or after `max_moves` of mine)."""
+    async def play(
+        self, max_moves: int | None = None, timeout: float = 120, until_seq: int | None = None
+    ) -> int:
+        """Play my turns until the match ends (or after `max_moves` of mine, or once the
+        match has reached `until_seq`)."""
         moves = 0
         deadline = time.monotonic() + timeout
         while self.room.get("status") != "finished":
             if max_moves is not None and moves >= max_moves:
+                return moves
+            if until_seq is not None and (self.seq or 0) >= until_seq:
                 return moves
             seat = self.my_turn()
             if seat is None:
