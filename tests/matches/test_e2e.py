@@ -27,10 +27,11 @@ def check_log_and_replay(match_id) -> Match:
     return match
 
 
+BOZU_FORM = {"players": 2, "semimaru": "monk", "emperor": "noble"}
 GAMES = [
-    pytest.param("bozu", {"players": 2, "semimaru": "monk", "emperor": "noble"}, draw_policy, id="bozu"),
+    pytest.param("bozu", BOZU_FORM, draw_policy, id="bozu"),
     pytest.param("hiddenhand", {"players": 2, "turns": 20}, hidden_hand_policy, id="hidden-hand"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("game", "form", "policy"), GAMES)

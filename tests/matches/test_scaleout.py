@@ -116,7 +116,7 @@ def test_players_on_two_processes_play_a_whole_match_and_see_every_move(two_serv
                     for f in bot.frames
                     if f["type"] == "state"
                 ],
-            )  # noqa: E501
+            )
         assert bot.seen_event_seqs() == list(range(1, match.seq + 1)), bot.name
 
 
