@@ -36,6 +36,8 @@ class Match(models.Model):
     seq = models.PositiveIntegerField(default=0)  # the last action's sequence number
     state = models.JSONField(null=True, blank=True)  # snapshot after action `seq`
     outcome = models.JSONField(null=True, blank=True)  # platform outcome, e.g. a resignation
+    # Turn clocks: {"<seat>": ms since the epoch when its turn began, "last": last move}.
+    turns = models.JSONField(default=dict)
     # When the server must act by itself (a CPU move, a disconnected player's turn).
     due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     invite_code = models.CharField(max_length=32, unique=True, null=True, blank=True)
@@ -72,8 +74,7 @@ class Seat(models.Model):
     connections = models.IntegerField(default=0)  # open sockets (across processes)
     last_seen = models.DateTimeField(null=True, blank=True)  # heartbeat: catches crashed servers
     disconnected_since = models.DateTimeField(null=True, blank=True)
-    turn_since = models.DateTimeField(null=True, blank=True)  # while it is this seat's turn
-    away_ms = models.PositiveIntegerField(default=0)  # own-turn time absent, before turn_since
+    away_ms = models.PositiveIntegerField(default=0)  # own-turn time absent, past turns
 
     class Meta:
         ordering = ["index"]

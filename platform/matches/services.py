@@ -20,7 +20,7 @@ import random
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -214,42 +214,58 @@ def absent_since(match: Match, seat: Seat, now: datetime) -> datetime | None:
     return None
 
 
+def _ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def _moment(ms: int) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, tz=UTC)
+
+
+def turn_since(match: Match, index: int) -> datetime | None:
+    """When it became this seat's turn (None when it is not its turn)."""
+    ms = (match.turns or {}).get(str(index))
+    return None if ms is None else _moment(ms)
+
+
 def _seat_due(match: Match, game: Game, seat: Seat, now: datetime) -> datetime | None:
     """When the server should play this seat's turn by itself, if ever."""
-    turn_since = seat.turn_since or now
+    since = turn_since(match, seat.index) or now
+    # Pacing counts from the last move, so a CPU's second draw in a row is paced too.
+    last_move = _moment(match.turns["last"]) if "last" in (match.turns or {}) else since
+    paced = max(since, last_move) + cpu_delay(game)
     if seat.is_cpu:
-        return turn_since + cpu_delay(game)
+        return paced
     gone = absent_since(match, seat, now)
     if gone is None:
         return None
-    start = max(turn_since, gone)
+    start = max(since, gone)
     remaining = max(0, disconnect_grace_ms() - seat.away_ms)
-    return max(start + timedelta(milliseconds=remaining), turn_since + cpu_delay(game))
+    return max(start + timedelta(milliseconds=remaining), paced)
 
 
 def _update_turns(
     match: Match, game: Game, state: Any, seats: list[Seat], before: Iterable[int], now: datetime
 ) -> None:
-    """Start and stop the seats' turn clocks and set `match.due_at`. Saves changed seats."""
+    """Start and stop the seats' turn clocks (kept on the match row, saved with it) and set
+    `match.due_at`. A seat's away time is written only when an absent seat's turn ends."""
     before = set(before)
     after = set(game.to_act(state)) if match.status == Match.Status.PLAYING else set()
-    changed_seats = []
+    turns = dict(match.turns or {})
     for seat in seats:
-        changed = False
+        key = str(seat.index)
         if seat.index in before and seat.index not in after:
+            since = turn_since(match, seat.index)
             gone = absent_since(match, seat, now)
-            if gone is not None and seat.turn_since is not None:
-                span = now - max(seat.turn_since, gone)
+            if gone is not None and since is not None:
+                span = now - max(since, gone)
                 seat.away_ms += max(0, int(span.total_seconds() * 1000))
-            seat.turn_since = None
-            changed = True
-        elif seat.index in after and (seat.index not in before or seat.turn_since is None):
-            seat.turn_since = now
-            changed = True
-        if changed:
-            changed_seats.append(seat)
-    if changed_seats:  # one UPDATE for all of them
-        Seat.objects.bulk_update(changed_seats, ["turn_since", "away_ms"])
+                Seat.objects.filter(pk=seat.pk).update(away_ms=seat.away_ms)
+            turns.pop(key, None)
+        elif seat.index in after and key not in turns:
+            turns[key] = _ms(now)
+    turns["last"] = _ms(now)
+    match.turns = turns
     dues = [_seat_due(match, game, s, now) for s in seats if s.index in after]
     dues = [d for d in dues if d is not None]
     match.due_at = min(dues) if dues else None

@@ -38,6 +38,13 @@ def play_to_end(match_id, held_by_seat: dict[int, list[int]], seed: int = 1) -> 
     raise AssertionError("the match did not end")
 
 
+def set_turn_start(match, seat: int, moment) -> None:
+    """Pretend the seat's turn (and the last move) began at `moment`."""
+    row = Match.objects.get(pk=match.pk)
+    ms = int(moment.timestamp() * 1000)
+    Match.objects.filter(pk=match.pk).update(turns={**row.turns, str(seat): ms, "last": ms})
+
+
 @pytest.fixture(autouse=True)
 def instant_cpu(settings):
     settings.MATCHES_CPU_DELAY_MS = 0
@@ -232,11 +239,12 @@ def test_disconnect_clock_counts_only_the_absent_players_turns(settings):
     now = timezone.now()
     # Blue dropped 100 s ago, but it has been blue's turn for 20 s only: not yet.
     Seat.objects.filter(match=match, index=1).update(
-        disconnected_since=now - timedelta(seconds=100), turn_since=now - timedelta(seconds=20)
+        disconnected_since=now - timedelta(seconds=100)
     )
+    set_turn_start(match, 1, now - timedelta(seconds=20))
     assert services.advance(match.id) is None
     # 46 s into blue's own turn: the CPU plays it, marked as a timeout.
-    Seat.objects.filter(match=match, index=1).update(turn_since=now - timedelta(seconds=46))
+    set_turn_start(match, 1, now - timedelta(seconds=46))
     seq = services.advance(match.id)
     assert seq is not None
     assert Action.objects.get(match=match, seq=seq).actor == "timeout"
@@ -258,9 +266,7 @@ def test_sweeper_moves_stalled_matches():
     services.submit_action(match.id, [0], {"type": "draw"})
     seq = Match.objects.get(pk=match.id).seq
     Match.objects.filter(pk=match.id).update(due_at=timezone.now() - timedelta(minutes=5))
-    Seat.objects.filter(match=match, index=1).update(
-        turn_since=timezone.now() - timedelta(minutes=5)
-    )
+    set_turn_start(match, 1, timezone.now() - timedelta(minutes=5))
     assert tasks.sweep_stalled_matches.apply().get() == 1
     assert Match.objects.get(pk=match.id).seq == seq + 1
     assert tasks.advance_match.apply(args=(str(match.id), seq)).get() is None  # already moved
