@@ -122,3 +122,10 @@ def test_play_again_over_http_is_idempotent():
     assert "seat_token" not in spectator.cookies
     assert nxt.status == "playing" and Seat.objects.filter(match=nxt).count() == 2
     assert Match.objects.count() == 2
+
+
+def test_the_browser_client_module_is_served():
+    response = Client().get("/static/js/match-client.js")
+    body = b"".join(response.streaming_content).decode() if response.streaming else ""
+    assert response.status_code == 200
+    assert "export class MatchClient" in body and "action_id" in body
