@@ -134,7 +134,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             )
             if self.held:
                 with contextlib.suppress(MatchError):
-                    await database_sync_to_async(services.presence)(self.match_id, self.held, -1)
+                    await self.call(services.presence, self.match_id, self.held, -1)
 
     # --- frames in ---------------------------------------------------------------------
 
@@ -212,7 +212,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.sent_seq = since
         await self.channel_layer.group_add(services.group_name(self.match_id), self.channel_name)
         if held:
-            await database_sync_to_async(services.presence)(self.match_id, held, +1)
+            await self.call(services.presence, self.match_id, held, +1)
         await self.send_json(
             {"type": "welcome", "v": PROTOCOL_VERSION, "seats": held, "spectator": not held}
         )
@@ -237,7 +237,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not self.held:
             raise MatchError("spectator")
         try:
-            applied = await database_sync_to_async(services.submit_action)(
+            applied = await self.call(
+                services.submit_action,
                 self.match_id,
                 self.held,
                 action,
@@ -281,23 +282,23 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return Match.objects.filter(pk=self.match_id).values_list("seq", flat=True).first() or 0
 
     async def on_start(self, message: dict[str, Any]) -> None:
-        await database_sync_to_async(services.start_with_cpu)(self.match_id, self.held)
+        await self.call(services.start_with_cpu, self.match_id, self.held)
         await self.push()
 
     async def on_resign(self, message: dict[str, Any]) -> None:
         seat = _int(message.get("seat"))
-        await database_sync_to_async(services.resign)(self.match_id, self.held, seat)
+        await self.call(services.resign, self.match_id, self.held, seat)
         await self.push()
 
     async def on_leave(self, message: dict[str, Any]) -> None:
         seat = _int(message.get("seat"))
-        await database_sync_to_async(services.leave)(self.match_id, self.held, seat)
+        await self.call(services.leave, self.match_id, self.held, seat)
         held = self.held
         self.held = [s for s in held if s != (seat if seat is not None else held[0])]
         await self.push()
 
     async def on_invite(self, message: dict[str, Any]) -> None:
-        await database_sync_to_async(services.new_invite)(self.match_id, self.held)
+        await self.call(services.new_invite, self.match_id, self.held)
         await self.push()
 
     HANDLERS = {
@@ -310,6 +311,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
         "leave": on_leave,
         "invite": on_invite,
     }
+
+    async def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a service in the database thread, then broadcast its notices from here."""
+        result, notices = await database_sync_to_async(services.collecting_notices(function))(
+            *args, **kwargs
+        )
+        await services.send_notices(notices)
+        return result
 
     # --- frames out --------------------------------------------------------------------
 
@@ -327,14 +336,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
     ) -> None:
         """Send what this connection has not seen. With `min_seq` the process's snapshot
         is used when it is at least that recent; without, the database is read."""
-        frame = await database_sync_to_async(frames.build_frame)(
-            self.match_id,
-            self.held,
-            self.sent_seq,
-            min_seq=min_seq,
-            tag=tag,
-            fresh=min_seq is None,
-        )
+        frame = None
+        if min_seq is not None:  # the common case: no database, no thread hop
+            frame = frames.cached_frame(self.match_id, self.held, self.sent_seq, min_seq, tag)
+        if frame is None:
+            frame = await database_sync_to_async(frames.build_frame)(
+                self.match_id,
+                self.held,
+                self.sent_seq,
+                min_seq=min_seq,
+                tag=tag,
+                fresh=min_seq is None,
+            )
         room = frame["match"]
         driver.schedule(self.match_id, frame["seq"], room.get("due_in_ms"))
         if force or self.sent_seq is None or frame["seq"] > self.sent_seq:

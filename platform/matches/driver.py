@@ -55,7 +55,10 @@ class LocalDriver:
         if current and current[0] == seq:
             del self._timers[match_id]
         try:
-            moved = await database_sync_to_async(services.advance)(match_id, seq)
+            moved, notices = await database_sync_to_async(
+                services.collecting_notices(services.advance)
+            )(match_id, seq)
+            await services.send_notices(notices)
         except Exception as exc:  # an engine bug must not take the process down
             log.error("server-side move failed: %s", type(exc).__name__)
             return

@@ -154,6 +154,24 @@ def room_info(
     return info
 
 
+def cached_frame(
+    match_id: Any, held: list[int], since: int | None, min_seq: int, tag: str | None = None
+) -> dict[str, Any] | None:
+    """The frame from this process's snapshot without touching the database, or None.
+
+    Safe on the event loop: no query is made (a miss or an old `since` returns None).
+    """
+    with _lock:
+        snap = _cache.get(str(match_id))
+    if snap is None or snap.match.seq < min_seq or (tag is not None and snap.tag != tag):
+        return None
+    if since is not None and since < snap.match.seq:
+        first_cached = snap.rows[0].seq if snap.rows else snap.match.seq + 1
+        if since + 1 < first_cached:
+            return None
+    return _compose(snap, held, since)
+
+
 def build_frame(
     match_id: Any,
     held: list[int],
@@ -164,10 +182,13 @@ def build_frame(
     fresh: bool = False,
 ) -> dict[str, Any]:
     """The `state` message for one viewer: their seat's view, the room, events since `since`."""
+    return _compose(snapshot(match_id, min_seq, tag, fresh), held, since)
+
+
+def _compose(snap: Snapshot, held: list[int], since: int | None) -> dict[str, Any]:
     from matches.services import get_game
 
     now = timezone.now()
-    snap = snapshot(match_id, min_seq, tag, fresh)
     match, seats = snap.match, snap.seats
     game = get_game(match)
     view = None

@@ -18,7 +18,8 @@ import hmac
 import logging
 import random
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -89,22 +90,59 @@ def token_seats(match_id: Any, token: str | None) -> list[int]:
 # --- notices ----------------------------------------------------------------------------
 
 
-def notify(match_id: Any, seq: int, presence: bool = False) -> None:
-    """Tell the match's group where it stands. Lost notices are healed by resync/ping.
+# Inside a consumer's database call, notices are collected here and sent by the
+# consumer on the event loop once the call returns (still after the commit), so the
+# process's one database thread does not wait on the channel layer.
+_deferred: ContextVar[list[tuple[str, dict[str, Any]]] | None] = ContextVar(
+    "matches_deferred_notices", default=None
+)
 
-    A presence notice (seats changed, seq did not) carries a fresh tag so that each
-    process reloads its snapshot once for it.
-    """
+
+def notice(match_id: Any, seq: int, presence: bool = False) -> tuple[str, dict[str, Any]]:
+    message: dict[str, Any] = {"type": "match.notice", "match": str(match_id), "seq": seq}
+    if presence:
+        # Seats changed, seq did not: a fresh tag makes each process reload its snapshot once.
+        message["presence"] = secrets.token_hex(6)
+    return group_name(match_id), message
+
+
+def notify(match_id: Any, seq: int, presence: bool = False) -> None:
+    """Tell the match's group where it stands. Lost notices are healed by resync/ping."""
+    group, message = notice(match_id, seq, presence)
+    collected = _deferred.get()
+    if collected is not None:
+        collected.append((group, message))
+        return
     layer = get_channel_layer()
     if layer is None:
         return
-    message: dict[str, Any] = {"type": "match.notice", "match": str(match_id), "seq": seq}
-    if presence:
-        message["presence"] = secrets.token_hex(6)
     try:
-        async_to_sync(layer.group_send)(group_name(match_id), message)
+        async_to_sync(layer.group_send)(group, message)
     except Exception:
         log.exception("could not broadcast a match notice")
+
+
+def collecting_notices(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a service call so that it returns (result, notices) instead of sending them."""
+
+    def call(*args: Any, **kwargs: Any) -> tuple[Any, list[tuple[str, dict[str, Any]]]]:
+        collected: list[tuple[str, dict[str, Any]]] = []
+        token = _deferred.set(collected)
+        try:
+            return function(*args, **kwargs), collected
+        finally:
+            _deferred.reset(token)
+
+    return call
+
+
+async def send_notices(notices: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    for group, message in notices:
+        try:
+            await layer.group_send(group, message)
+        except Exception:
+            log.exception("could not broadcast a match notice")
 
 
 def group_name(match_id: Any) -> str:
