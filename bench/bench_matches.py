@@ -271,8 +271,10 @@ def main() -> None:
     args = parser.parse_args()
     game_slug, settings_module = pick_game(args.game)
     counts = [int(n) for n in args.matches.split(",")]
+    age = os.environ.get("CONN_MAX_AGE", "default")
     print(f"game {game_slug}, {args.players} human bots per match, {args.seconds:.0f} s per run, "
-          f"{os.cpu_count()} CPUs; bots and servers share the machine")  # fmt: skip
+          f"{os.cpu_count()} CPUs; bots and servers share the machine; "
+          f"CONN_MAX_AGE={age} (PostgreSQL only)")  # fmt: skip
     header = f"{'setup':9} {'N':>4} {'sockets':>7} | {'echo p50':>8} {'p99':>7} {'msg/s':>7} | {'move p50':>8} {'p99':>7} {'moves/s':>7} {'err':>4} | {'p50 x':>6} {'thru %':>6}"  # noqa: E501
     print(header)
     print("-" * len(header))
