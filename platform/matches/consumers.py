@@ -59,8 +59,8 @@ import gamekit
 from gamekit import GameError
 from matches import frames, services
 from matches.driver import driver
-from matches.text import describe_room_events
 from matches.errors import MatchError, message_for
+from matches.text import describe_room_events
 
 log = logging.getLogger(__name__)
 

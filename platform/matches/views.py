@@ -156,6 +156,8 @@ def play(request: HttpRequest, match_id: Any) -> HttpResponse:
         "seats": held,
         "protocol": 1,
         "rematch": reverse("matches:rematch", args=[match.id]),
+        # The settings as telemetry buckets: the page reports them, never raw values.
+        "telemetry_settings": game.telemetry_settings_buckets(match.settings),
     }
     invite_url = None
     if held and match.invite_code:

@@ -166,7 +166,7 @@ function renderResult() {
     ended = true;
     const outcome = result.draw ? "draw" : result.winners.some((s) => mine().includes(s)) ? "win" : "loss";
     telemetry.gameEnd(match.mode, outcome, {
-      game: "bozu", cpuLevel: cpuLevel(), settings: view.settings,
+      game: "bozu", cpuLevel: cpuLevel(), settings: config.telemetry_settings,
       moves: view.draws, durationMs: startedAt ? Date.now() - startedAt : 0,
     });
   }
@@ -179,7 +179,7 @@ function onState(frame) {
   $("[data-mode-label]").textContent = S.modes[match.mode] ? `(${S.modes[match.mode]})` : "";
   if (match.status === "playing" && startedAt === null) {
     startedAt = Date.now();
-    telemetry.gameStart(match.mode, { game: "bozu", cpuLevel: cpuLevel(), settings: view?.settings });
+    telemetry.gameStart(match.mode, { game: "bozu", cpuLevel: cpuLevel(), settings: config.telemetry_settings });
   }
   renderPanel();
   renderTable();
