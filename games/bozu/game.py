@@ -13,7 +13,8 @@ from gamekit import CpuLevel, GameOverError, Mode, NotYourTurnError, SeatSpec
 from games.bozu import engine
 from games.bozu.engine import BozuState
 from games.bozu.forms import BozuSettingsForm
-from games.bozu.rules import Rules
+from games.bozu.rules import EmperorRule, Rules, SemimaruRule
+from games.bozu.text import describe_event
 
 # Drawing is pure luck: the only action is "draw the top card", so there is nothing for
 # a CPU to decide. The three levels exist so the menu matches the other games; they all
@@ -35,6 +36,11 @@ class BozuMekuri(gamekit.Game):
         CpuLevel("advanced", _("Advanced"), _SAME_PLAY),
     )
     settings_form = BozuSettingsForm
+    telemetry_settings = {
+        "semimaru": tuple(rule.value for rule in SemimaruRule),
+        "emperor": tuple(rule.value for rule in EmperorRule),
+        "princess_extra_draw": ("on", "off"),
+    }
     order = 10
 
     # --- settings -----------------------------------------------------------
@@ -90,6 +96,11 @@ class BozuMekuri(gamekit.Game):
         if view["to_act"] != seat:
             raise NotYourTurnError(f"it is seat {view['to_act']}'s turn, not seat {seat}'s")
         return dict(engine.DRAW)
+
+    # --- presentation ---------------------------------------------------------
+
+    def describe_events(self, events: Sequence[Mapping[str, Any]]) -> list[str]:
+        return [describe_event(event) for event in events]
 
     # --- storage --------------------------------------------------------------
 

@@ -176,6 +176,11 @@ class Game:
 
     # --- presentation ---------------------------------------------------------
 
+    def describe_events(self, events: Sequence[Event]) -> list[str]:
+        """The events of one action as sentences in the active language (for the live log
+        and screen readers). Events are already filtered for the viewer."""
+        return []
+
     @property
     def app_module(self) -> str:
         """The Django app the game lives in (games.bozu for games/bozu/game.py)."""

@@ -23,7 +23,7 @@ Client → server
 Server → client
   {"type": "welcome", "v": 1, "seats": [int], "spectator": bool}
   {"type": "state", "seq": int, "view": {...} | null, "view_seat": int | null,
-   "match": {room info}, "events": [{"seq", "seat", "actor", "events": [...]}],
+   "match": {room info}, "events": [{"seq", "seat", "actor", "events": [...], "texts": [str]}],
    "reset"?: true}
       "view" is the game's view for this connection's seat (spectator view when
       it holds none); "events" are the log entries after the client's last seq,
@@ -55,10 +55,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
+import gamekit
 from gamekit import GameError
 from matches import frames, services
 from matches.driver import driver
 from matches.errors import MatchError, message_for
+from matches.text import describe_room_events
 
 log = logging.getLogger(__name__)
 
@@ -353,10 +355,31 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if force or self.sent_seq is None or frame["seq"] > self.sent_seq:
             self.sent_seq = frame["seq"]
             self.last_room = room
-            await self.send_json(frame)
+            await self.send_json(self._with_texts(frame))
         elif room != self.last_room:
             self.last_room = room
             await self.send_json({"type": "room", "seq": frame["seq"], "match": room})
+
+    def _with_texts(self, frame: dict[str, Any]) -> dict[str, Any]:
+        """Add each log line's events in words, in this connection's language.
+
+        Frames may be shared between connections (the process snapshot): copy, never mutate.
+        """
+        if not frame.get("events"):
+            return frame
+        game = gamekit.registry.get(frame["match"]["game"])
+        with translation.override(self.lang):
+            events = [
+                {
+                    **entry,
+                    # Room lines (start, joins, resignations) are the platform's, not the game's.
+                    "texts": [str(t) for t in game.describe_events(entry["events"])]
+                    if entry.get("kind") == "game"
+                    else describe_room_events(entry["events"]),
+                }
+                for entry in frame["events"]
+            ]
+        return {**frame, "events": events}
 
     async def send_error(self, code: str, ref: str | None = None) -> None:
         error: dict[str, Any] = {"type": "error", "code": code, "message": message_for(code)}

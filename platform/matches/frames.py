@@ -225,6 +225,7 @@ def _compose(snap: Snapshot, held: list[int], since: int | None) -> dict[str, An
             "seq": row.seq,
             "seat": row.seat,
             "actor": row.actor,
+            "kind": row.kind,  # "game": the engine's events; "room": the platform's
             "events": visible_events(row.events, held),
         }
         for row in rows

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -117,7 +118,22 @@ def create(request: HttpRequest, slug: str) -> HttpResponse:
         )
     except MatchError as exc:
         return _refused(request, exc.code, 400)
-    return _answer(request, match, token, 0)
+    response = _answer(request, match, token, 0)
+    _keep_language(request, response)
+    return response
+
+
+def _keep_language(request: HttpRequest, response: HttpResponse) -> None:
+    """/play/ has no language prefix: carry the menu page's language to the play page."""
+    language = request.POST.get("language")
+    if language in dict(django_settings.LANGUAGES):
+        response.set_cookie(
+            django_settings.LANGUAGE_COOKIE_NAME,
+            language,
+            max_age=365 * 24 * 3600,
+            samesite="Lax",
+            secure=request.is_secure(),
+        )
 
 
 @localized
@@ -166,13 +182,16 @@ def play(request: HttpRequest, match_id: Any) -> HttpResponse:
         "seats": held,
         "protocol": 1,
         "rematch": reverse("matches:rematch", args=[match.id]),
+        # The settings as telemetry buckets: the page reports them, never raw values.
+        "telemetry_settings": game.telemetry_settings_buckets(match.settings),
     }
     invite_url = None
     if held and match.invite_code:
         invite_url = request.build_absolute_uri(reverse("matches:invite", args=[match.invite_code]))
     response = render(
         request,
-        "matches/play.html",
+        # A game's own play screen if it has one (bozu/play.html), else the generic page.
+        [f"{game.slug}/play.html", "matches/play.html"],
         {
             "match": match,
             "game": game,

@@ -1,0 +1,114 @@
+"""The Bozu Mekuri page: menu, rules, classes, tips with simulated figures, history, FAQ."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.shortcuts import render
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+import gamekit
+from games.bozu.faq import faq_items, faq_jsonld
+from games.bozu.figures import figures_for, load_table
+from games.bozu.forms import BozuSettingsForm
+from games.bozu.rules import Rules
+from poems.models import Poem
+
+
+def _percent(value: float) -> str:
+    return f"{number_format(value * 100, 2)}%"
+
+
+def _cards(value: float) -> str:
+    return number_format(value, 1)
+
+
+def rules_key(settings: dict[str, Any]) -> str:
+    """The same key static/js/bozu/page.js builds from the menu."""
+    extra = int(bool(settings["princess_extra_draw"]))
+    return f"{settings['players']}|{settings['semimaru']}|{settings['emperor']}|{extra}"
+
+
+def describe_rules(settings: dict[str, Any]) -> str:
+    """One sentence naming the chosen rules, in the active language."""
+    form = BozuSettingsForm()
+    semimaru = dict(form.fields["semimaru"].choices)[settings["semimaru"]]
+    emperor = dict(form.fields["emperor"].choices)[settings["emperor"]]
+    extra = (
+        _("princess extra draw on")
+        if settings["princess_extra_draw"]
+        else _("princess extra draw off")
+    )
+    return _("%(players)s players · Semimaru: %(semimaru)s · Emperor: %(emperor)s · %(extra)s") % {
+        "players": settings["players"],
+        "semimaru": semimaru,
+        "emperor": emperor,
+        "extra": extra,
+    }
+
+
+def figures_context(settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    row = figures_for(settings)
+    seats = [
+        {
+            "colour": colour,
+            "label": gamekit.colour_label(colour),
+            "sole": _percent(row["sole_first"][i]),
+            "shared": _percent(row["shared_first"][i]),
+        }
+        for i, colour in enumerate(gamekit.SEAT_COLOURS[: row["settings"]["players"]])
+    ]
+    return {
+        "figures": row,
+        "figures_rules": describe_rules(row["settings"]),
+        "figures_seats": seats,
+        "figures_draw": _percent(row["draw_rate"]),
+        "figures_winner": _cards(row["winner_mean_cards"]),
+        "figures_field": _cards(row["field_mean_cards"]),
+        "figures_move": _cards(row["biggest_move_mean"]),
+    }
+
+
+def poet_groups() -> list[dict[str, Any]]:
+    poems = list(Poem.objects.select_related("poet").order_by("number"))
+    groups = [
+        (_("Noblemen (殿)"), ("noble", "emperor", "nyudo")),
+        (_("Princesses (姫)"), ("princess",)),
+        (_("Monks (坊主)"), ("monk",)),
+        (_("Semimaru (蝉丸)"), ("semimaru",)),
+    ]
+    return [
+        {"label": label, "poems": [p for p in poems if p.poet.poet_class in classes]}
+        for label, classes in groups
+    ]
+
+
+def _jsonld(data: dict[str, Any]) -> str:
+    # Inside <script>, "<" must not appear raw.
+    text = json.dumps(data, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+@require_safe
+def index(request):
+    game = gamekit.registry.get("bozu")
+    table = load_table()
+    context = {
+        "game": game,
+        "settings_form": BozuSettingsForm(),
+        "poet_groups": poet_groups(),
+        "faq": faq_items(),
+        "faq_jsonld": _jsonld(faq_jsonld()),
+        "figures_table": {
+            "rows": table["rows"],
+            "colours": {c: gamekit.colour_label(c) for c in gamekit.SEAT_COLOURS},
+            "rules": {
+                rules_key(row["settings"]): describe_rules(row["settings"]) for row in table["rows"]
+            },
+        },
+        **figures_context(Rules.from_settings({}).to_settings()),
+    }
+    return render(request, "bozu/index.html", context)

@@ -1,0 +1,59 @@
+// The Bozu Mekuri page: keep the tips' figures in step with the rules chosen in the menu,
+// and the hot-seat button's player count with the players field.
+
+const form = document.querySelector(".menu-form[data-game='bozu']");
+const data = JSON.parse(document.getElementById("bozu-figures")?.textContent || "null");
+const percent = (x) => `${(x * 100).toFixed(2)}%`;
+const cards = (x) => x.toFixed(1);
+
+function chosen() {
+  const value = (name) => form.elements[name]?.value;
+  return {
+    players: Number(value("players") || 4),
+    semimaru: value("semimaru") || "monk",
+    emperor: value("emperor") || "noble",
+    princess_extra_draw: Boolean(form.elements.princess_extra_draw?.checked),
+  };
+}
+
+function rowFor(settings) {
+  return data.rows.find((row) => Object.entries(settings).every(([k, v]) => row.settings[k] === v));
+}
+
+// Must match games/bozu/views.py rules_key.
+const keyOf = (s) => `${s.players}|${s.semimaru}|${s.emperor}|${s.princess_extra_draw ? 1 : 0}`;
+
+function render() {
+  const settings = chosen();
+  for (const el of document.querySelectorAll("[data-player-count]")) el.textContent = settings.players;
+  const row = data && rowFor(settings);
+  if (!row) return;
+  const colours = Object.keys(data.colours).slice(0, settings.players);
+  const body = document.querySelector("[data-figures-seats]");
+  body.replaceChildren(...colours.map((colour, i) => {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    const chip = document.createElement("span");
+    chip.className = `seat-chip seat-${colour}`;
+    th.append(chip, data.colours[colour]);
+    const sole = document.createElement("td");
+    sole.textContent = percent(row.sole_first[i]);
+    const shared = document.createElement("td");
+    shared.textContent = percent(row.shared_first[i]);
+    tr.append(th, sole, shared);
+    return tr;
+  }));
+  const set = (key, text) => { const el = document.querySelector(`[data-figure='${key}']`); if (el) el.textContent = text; };
+  set("draw_rate", percent(row.draw_rate));
+  set("winner_mean_cards", cards(row.winner_mean_cards));
+  set("field_mean_cards", cards(row.field_mean_cards));
+  set("biggest_move_mean", cards(row.biggest_move_mean));
+  const rules = document.querySelector("[data-figures-rules]");
+  if (rules && data.rules[keyOf(row.settings)]) rules.textContent = data.rules[keyOf(row.settings)];
+}
+
+if (form && data) {
+  form.addEventListener("change", render);
+  render();
+}

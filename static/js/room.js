@@ -1,0 +1,121 @@
+// The room panel shared by every play screen: seats and presence, the invitation
+// URL with a copy button, start with CPU, resign / leave, invite again, the notice
+// when the CPU plays for an absent player, and the way to the next game.
+
+import * as telemetry from "./telemetry.js";
+
+const $ = (root, sel) => root.querySelector(sel);
+const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key] ?? ""));
+const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export class Room {
+  constructor(client, config) {
+    this.client = client;
+    this.config = config;
+    this.root = document.querySelector("[data-room]");
+    this.S = JSON.parse(document.getElementById("room-strings").textContent);
+    this.match = null;
+    this.countdown = null;
+    this.reconnects = 0;
+    this.connectedOnce = false;
+    if (!this.root) return;
+    const on = (sel, handler) => $(this.root, sel)?.addEventListener("click", handler);
+    on("[data-room-start]", () => client.room("start"));
+    on("[data-room-resign]", () => client.room("resign"));
+    on("[data-room-leave]", () => client.room("leave"));
+    on("[data-room-invite-again]", () => {
+      telemetry.roomCreated("invite_again");
+      client.room("invite");
+    });
+    on("[data-copy-invite]", () => this.copy());
+  }
+
+  connection(up) {
+    const status = document.querySelector("[data-connection]");
+    if (status) {
+      status.textContent = up ? this.S.online : this.S.offline;
+      status.classList.toggle("offline", !up);
+    }
+    if (up && this.connectedOnce) this.reconnects += 1;
+    if (up && !this.connectedOnce && this.match?.mode === "friend") telemetry.roomOutcome("connect", true);
+    if (up) this.connectedOnce = true;
+  }
+
+  seatName(index) {
+    return cap(this.S.colours[index] ?? String(index));
+  }
+
+  update(match) {
+    this.match = match;
+    if (!this.root || !match) return;
+    const S = this.S;
+    const list = $(this.root, "[data-room-seats]");
+    list.replaceChildren(...match.seats.map((seat) => {
+      const li = document.createElement("li");
+      li.dataset.seat = seat.index;
+      li.dataset.kind = seat.kind;
+      const chip = document.createElement("span");
+      chip.className = `seat-chip seat-${seat.colour}`;
+      const who = seat.kind === "cpu" ? S.cpu : seat.taken ? S.player : S.empty;
+      const parts = [who];
+      if (seat.yours && match.mode !== "hotseat") parts.push(S.you);
+      if (seat.owner) parts.push(S.owner);
+      if (seat.kind !== "cpu" && seat.taken && match.mode === "friend") parts.push(seat.connected ? S.here : S.away);
+      li.append(chip, `${this.seatName(seat.index)}: ${parts.join(" · ")}`);
+      return li;
+    }));
+    const yours = match.seats.filter((s) => s.yours);
+    const friend = match.mode === "friend";
+    const playing = match.status === "playing";
+    $(this.root, "[data-room-spectator]").hidden = yours.length > 0;
+    const invite = $(this.root, "[data-room-invite]");
+    invite.hidden = !(friend && match.invite_code);
+    if (match.invite_code) {
+      $(this.root, "[data-invite-url]").value = new URL(`/play/invite/${match.invite_code}/`, location.origin).href;
+    }
+    const owner = yours.some((s) => s.owner);
+    $(this.root, "[data-room-start]").hidden = !(friend && owner && match.status === "waiting");
+    const players = match.seats.length;
+    $(this.root, "[data-room-resign]").hidden = !(friend && playing && yours.length && players === 2);
+    $(this.root, "[data-room-leave]").hidden = !(friend && playing && yours.length && players > 2);
+    $(this.root, "[data-room-invite-again]").hidden = !(friend && yours.length);
+    $(this.root, "[data-room-next]").hidden = !match.next_match;
+    this.cpuNotice(match);
+  }
+
+  cpuNotice(match) {
+    const notice = $(this.root, "[data-room-cpu-notice]");
+    clearInterval(this.countdown);
+    const seat = match.seats.find((s) => match.to_act.includes(s.index) && s.kind !== "cpu" && s.taken && !s.connected);
+    if (!seat || match.mode !== "friend" || match.status !== "playing") {
+      notice.hidden = true;
+      return;
+    }
+    notice.hidden = false;
+    if (match.due_in_ms === null) {
+      notice.textContent = fmt(this.S.cpuNow, { seat: this.seatName(seat.index) });
+      return;
+    }
+    const due = Date.now() + match.due_in_ms;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((due - Date.now()) / 1000));
+      notice.textContent = left > 0
+        ? fmt(this.S.cpuSoon, { seat: this.seatName(seat.index), s: left })
+        : fmt(this.S.cpuNow, { seat: this.seatName(seat.index) });
+    };
+    tick();
+    this.countdown = setInterval(tick, 1000);
+  }
+
+  async copy() {
+    const input = $(this.root, "[data-invite-url]");
+    const status = $(this.root, "[data-copy-status]");
+    try {
+      await navigator.clipboard.writeText(input.value);
+      status.textContent = this.S.copied;
+    } catch {
+      input.select();
+      status.textContent = this.S.copyFailed;
+    }
+  }
+}
