@@ -92,7 +92,9 @@ class Setup:
         for proc, port in self.servers:
             for _ in range(200):
                 try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).read()
+                    # A page without static files: production settings have no manifest here.
+                    url = f"http://127.0.0.1:{port}/api/telemetry/schema/"
+                    urllib.request.urlopen(url, timeout=1).read()
                     break
                 except urllib.error.HTTPError:
                     break  # it answers
@@ -162,10 +164,25 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
+RETRIED = [0]
+
+
 async def ramp(openers, per_second: float) -> None:
+    """Open sockets at a steady rate; a dropped handshake is retried (and counted)."""
+
+    async def with_retries(opener):
+        for attempt in range(4):
+            try:
+                return await opener()
+            except Exception:  # websockets raises several types for a dropped handshake
+                if attempt == 3:
+                    raise
+                RETRIED[0] += 1
+                await asyncio.sleep(0.5 * (attempt + 1))
+
     tasks = []
     for opener in openers:
-        tasks.append(asyncio.ensure_future(opener()))
+        tasks.append(asyncio.ensure_future(with_retries(opener)))
         await asyncio.sleep(1 / per_second)
     await asyncio.gather(*tasks)
 
