@@ -275,6 +275,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--ramp", type=float, default=200, help="new sockets per second")
     parser.add_argument("--setups", default="embedded,scaleout")
+    parser.add_argument("--settle", type=float, default=10, help="seconds between runs")
     parser.add_argument("--game", default="auto")
     parser.add_argument(
         "--database-url",
@@ -306,9 +307,11 @@ def main() -> None:
                 echo_rtts, echo_elapsed = asyncio.run(
                     run_echo(setup.ports, sockets, n, args.seconds, args.ramp)
                 )
+                time.sleep(args.settle)  # let the echo sockets' closes drain
                 rtts, moves, elapsed, errors, _finished = asyncio.run(
                     run_matches(setup.ports, matches, args.players, args.seconds, args.ramp)
                 )
+                time.sleep(args.settle)  # disconnects update presence in the database
                 echo_rate = len(echo_rtts) / echo_elapsed
                 move_rate = moves / elapsed
                 e50, e99, m50, m99 = (
