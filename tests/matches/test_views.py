@@ -69,6 +69,7 @@ def test_create_sets_a_scoped_httponly_cookie_and_redirects_to_the_play_page():
         "seats": [0],
         "protocol": 1,
         "rematch": f"/play/{match.id}/again/",
+        "telemetry_settings": {"players": "3"},
     }
     assert cookie.value not in html and str(match.seed) not in html
 
