@@ -92,7 +92,9 @@ class Setup:
         for proc, port in self.servers:
             for _ in range(200):
                 try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).read()
+                    # A page without static files: production settings have no manifest here.
+                    url = f"http://127.0.0.1:{port}/api/telemetry/schema/"
+                    urllib.request.urlopen(url, timeout=1).read()
                     break
                 except urllib.error.HTTPError:
                     break  # it answers
@@ -162,10 +164,25 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
+RETRIED = [0]
+
+
 async def ramp(openers, per_second: float) -> None:
+    """Open sockets at a steady rate; a dropped handshake is retried (and counted)."""
+
+    async def with_retries(opener):
+        for attempt in range(4):
+            try:
+                return await opener()
+            except Exception:  # websockets raises several types for a dropped handshake
+                if attempt == 3:
+                    raise
+                RETRIED[0] += 1
+                await asyncio.sleep(0.5 * (attempt + 1))
+
     tasks = []
     for opener in openers:
-        tasks.append(asyncio.ensure_future(opener()))
+        tasks.append(asyncio.ensure_future(with_retries(opener)))
         await asyncio.sleep(1 / per_second)
     await asyncio.gather(*tasks)
 
@@ -258,6 +275,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--ramp", type=float, default=200, help="new sockets per second")
     parser.add_argument("--setups", default="embedded,scaleout")
+    parser.add_argument("--settle", type=float, default=10, help="seconds between runs")
     parser.add_argument("--game", default="auto")
     parser.add_argument(
         "--database-url",
@@ -271,8 +289,10 @@ def main() -> None:
     args = parser.parse_args()
     game_slug, settings_module = pick_game(args.game)
     counts = [int(n) for n in args.matches.split(",")]
+    age = os.environ.get("CONN_MAX_AGE", "default")
     print(f"game {game_slug}, {args.players} human bots per match, {args.seconds:.0f} s per run, "
-          f"{os.cpu_count()} CPUs; bots and servers share the machine")  # fmt: skip
+          f"{os.cpu_count()} CPUs; bots and servers share the machine; "
+          f"CONN_MAX_AGE={age} (PostgreSQL only)")  # fmt: skip
     header = f"{'setup':9} {'N':>4} {'sockets':>7} | {'echo p50':>8} {'p99':>7} {'msg/s':>7} | {'move p50':>8} {'p99':>7} {'moves/s':>7} {'err':>4} | {'p50 x':>6} {'thru %':>6}"  # noqa: E501
     print(header)
     print("-" * len(header))
@@ -287,9 +307,11 @@ def main() -> None:
                 echo_rtts, echo_elapsed = asyncio.run(
                     run_echo(setup.ports, sockets, n, args.seconds, args.ramp)
                 )
+                time.sleep(args.settle)  # let the echo sockets' closes drain
                 rtts, moves, elapsed, errors, _finished = asyncio.run(
                     run_matches(setup.ports, matches, args.players, args.seconds, args.ramp)
                 )
+                time.sleep(args.settle)  # disconnects update presence in the database
                 echo_rate = len(echo_rtts) / echo_elapsed
                 move_rate = moves / elapsed
                 e50, e99, m50, m99 = (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django import forms
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from gamekit import Game
 
@@ -12,8 +12,8 @@ class ModeForm(forms.Form):
     """Posted together with the game's own settings form, so its names must not clash
     with a game's fields (karuta has its own "mode"): hence "play_mode"."""
 
-    play_mode = forms.ChoiceField(label=_("Mode"))
-    cpu_level = forms.ChoiceField(label=_("CPU level"), required=False)
+    play_mode = forms.ChoiceField(label=pgettext_lazy("match room", "Mode"))
+    cpu_level = forms.ChoiceField(label=pgettext_lazy("match room", "CPU level"), required=False)
 
     def __init__(self, game: Game, *args, **kwargs):
         super().__init__(*args, **kwargs)

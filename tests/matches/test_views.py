@@ -130,3 +130,16 @@ def test_the_browser_client_module_is_served():
     body = b"".join(response.streaming_content).decode() if response.streaming else ""
     assert response.status_code == 200
     assert "export class MatchClient" in body and "action_id" in body
+
+
+def test_the_play_page_speaks_ja_en_and_zh_hans():
+    match, _token = services.create_match("hiddenhand", {"players": 2, "turns": 3}, "cpu")
+    client = Client()
+    expected = {
+        "ja": "この対局を観戦しています。",
+        "en": "You are watching this match.",
+        "zh-hans": "你正在观战此对局。",
+    }
+    for language, text in expected.items():
+        client.cookies["django_language"] = language
+        assert text in client.get(f"/play/{match.id}/").content.decode(), language
