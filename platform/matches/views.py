@@ -7,15 +7,12 @@ client that asks for JSON gets the token once in the body instead (bots, tests).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.conf import settings as django_settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_POST
 
 import gamekit
@@ -26,25 +23,6 @@ from matches.forms import ModeForm
 from matches.models import Match
 
 COOKIE_AGE = 30 * 24 * 3600
-
-
-def localized(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """/play/ sits outside i18n_patterns (the seat cookie's path must not depend on the
-    language), where LocaleMiddleware would always pick the default language: choose
-    from the language cookie or Accept-Language instead, as the socket does."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        language = translation.get_language_from_request(request, check_path=False)
-        with translation.override(language):
-            request.LANGUAGE_CODE = language
-            response = view(request, *args, **kwargs)
-            if hasattr(response, "render"):
-                response.render()
-        response.headers.setdefault("Content-Language", language)
-        return response
-
-    return wrapped
 
 
 def wants_json(request: HttpRequest) -> bool:
@@ -92,7 +70,6 @@ def _refused(request: HttpRequest, code: str, status: int, errors: Any = None) -
     )
 
 
-@localized
 @require_POST
 def create(request: HttpRequest, slug: str) -> HttpResponse:
     """POST from a game's menu: its settings form plus `play_mode` and `cpu_level`."""
@@ -136,7 +113,6 @@ def _keep_language(request: HttpRequest, response: HttpResponse) -> None:
         )
 
 
-@localized
 @require_http_methods(["GET", "POST"])
 def invite(request: HttpRequest, code: str) -> HttpResponse:
     """GET shows the room and a "join" button; POST takes the next empty seat."""
@@ -155,7 +131,6 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
     return _answer(request, match, token, seat)
 
 
-@localized
 @require_POST
 def rematch(request: HttpRequest, match_id: Any) -> HttpResponse:
     """Play again: everyone ends up in the same next match; players keep their seats."""
@@ -166,7 +141,6 @@ def rematch(request: HttpRequest, match_id: Any) -> HttpResponse:
     return _answer(request, nxt, token)
 
 
-@localized
 def play(request: HttpRequest, match_id: Any) -> HttpResponse:
     """The play page: what the front end needs to open the match's WebSocket."""
     match = Match.objects.filter(pk=match_id).first()

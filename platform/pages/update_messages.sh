@@ -1,6 +1,6 @@
 #!/bin/sh
 # Refresh platform/pages/locale/*/django.po. This catalogue holds the strings of the
-# kimariji page, the poem snippet and the karuta rules page (games/karuta: views,
+# home and credits pages, the kimariji page, the poem snippet and the karuta rules page (games/karuta: views,
 # diagrams, FAQ, templates/karuta). makemessages only reads files under the folder
 # it runs in, so run it in a temporary folder of symlinks to exactly those files;
 # the site-wide strings stay in locale/ and games/karuta/locale stays the engine's.
@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$here/locale" "$tmp/pages/templates/pages" "$tmp/karuta"
 ln -s "$here/locale" "$tmp/locale"
 ln -s "$here/views.py" "$tmp/pages/views.py"
-for f in kimariji.html _poem.html; do
+for f in kimariji.html _poem.html home.html credits.html; do
   ln -s "$here/templates/pages/$f" "$tmp/pages/templates/pages/$f"
 done
 for f in views.py diagrams.py faq.py templates; do

@@ -68,3 +68,12 @@ def watched(chromium):
     page = WatchedPage(context.new_page())
     yield page
     context.close()
+
+
+@pytest.fixture
+def poems_in_db(transactional_db):
+    """transaction=True tests flush the tables the data migration filled: fill them again."""
+    from poems.loader import sync_poems
+    from poems.models import Poem, Poet
+
+    sync_poems(Poet, Poem)

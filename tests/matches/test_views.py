@@ -62,17 +62,15 @@ def test_create_sets_a_scoped_httponly_cookie_and_redirects_to_the_play_page():
     assert page.status_code == 200 and page["Cache-Control"] == "no-store"
     html = page.content.decode()
     config = page_config(html)
-    assert (
-        config.items()
-        >= {
-            "match": str(match.id),
-            "game": "hiddenhand",
-            "ws": f"/play/{match.id}/ws/",
-            "seats": [0],
-            "protocol": 1,
-            "rematch": f"/play/{match.id}/again/",
-        }.items()
-    )
+    assert config == {
+        "match": str(match.id),
+        "game": "hiddenhand",
+        "ws": f"/play/{match.id}/ws/",
+        "seats": [0],
+        "protocol": 1,
+        "rematch": f"/play/{match.id}/again/",
+        "telemetry_settings": {"players": "3"},
+    }
     assert cookie.value not in html and str(match.seed) not in html
 
 

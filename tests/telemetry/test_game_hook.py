@@ -22,7 +22,23 @@ class HookTest(gamekit.Game):
 
 
 def test_default_schema_is_the_player_count():
-    assert registry.get("bozu").telemetry_settings_schema() == {"players": ("2", "3", "4")}
+    assert registry.get("coinflip").telemetry_settings_schema() == {"players": ("1",)}
+
+
+def test_bozu_declares_its_rule_options():
+    schema = registry.get("bozu").telemetry_settings_schema()
+    assert schema["players"] == ("2", "3", "4")
+    assert set(schema["semimaru"]) == {"monk", "noble", "skip_turn", "others_to_field"}
+    assert schema["princess_extra_draw"] == ("on", "off")
+    buckets = registry.get("bozu").telemetry_settings_buckets(
+        {"players": 4, "semimaru": "monk", "emperor": "noble", "princess_extra_draw": False}
+    )
+    assert buckets == {
+        "players": "4",
+        "semimaru": "monk",
+        "emperor": "noble",
+        "princess_extra_draw": "off",
+    }
 
 
 def test_settings_become_declared_buckets_only():

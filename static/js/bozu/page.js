@@ -1,5 +1,4 @@
-// The Bozu Mekuri page: keep the tips' figures in step with the rules chosen in the menu,
-// and the hot-seat button's player count with the players field.
+// The Bozu Mekuri page: keep the tips' figures in step with the rules chosen in the menu.
 
 const form = document.querySelector(".menu-form[data-game='bozu']");
 const data = JSON.parse(document.getElementById("bozu-figures")?.textContent || "null");
@@ -25,7 +24,6 @@ const keyOf = (s) => `${s.players}|${s.semimaru}|${s.emperor}|${s.princess_extra
 
 function render() {
   const settings = chosen();
-  for (const el of document.querySelectorAll("[data-player-count]")) el.textContent = settings.players;
   const row = data && rowFor(settings);
   if (!row) return;
   const colours = Object.keys(data.colours).slice(0, settings.players);

@@ -159,6 +159,7 @@ function renderResult() {
     li.textContent = fmt(S.place, { place, seat: cap(seatName(seat)), n: result.cards[seat] });
     return li;
   }));
+  $("[data-invite-again]").hidden = !(match.mode === "friend" && mine().length);
   const wasHidden = box.hidden;
   box.hidden = false;
   if (wasHidden) box.focus();
@@ -204,6 +205,12 @@ const client = new MatchClient(config, {
 const room = new Room(client, config);
 
 for (const button of $$("[data-draw], [data-pile-button]")) button.addEventListener("click", draw);
+$("[data-invite-again]").addEventListener("click", () => {
+  telemetry.roomCreated("result");
+  client.room("invite");
+  document.querySelector("[data-room-invite]")?.scrollIntoView({ block: "center" });
+  document.querySelector("[data-invite-url]")?.focus();
+});
 document.addEventListener("keydown", (event) => {
   // "d" draws when it is your turn (the buttons already work with Enter and Space).
   if (event.key === "d" && !event.ctrlKey && !event.metaKey && !event.altKey &&

@@ -1,0 +1,183 @@
+"""Bozu Mekuri in a real browser on the real ASGI server: the page, and whole games in
+every mode, played through the button panel by keyboard."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.support.server import AsgiServer
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def counts(page) -> dict[str, int]:
+    """What the button panel shows, read in one go: every hand, the field and the pile."""
+    return page.evaluate(
+        """() => ({
+            hands: [...document.querySelectorAll("[data-hand-count]")]
+                .map((td) => parseInt(td.textContent, 10)),
+            field: Number(document.querySelector("[data-field-count]").textContent),
+            pile: Number(document.querySelector("[data-pile-count]").textContent),
+        })"""
+    )
+
+
+def assert_conserved(page) -> dict[str, int]:
+    c = counts(page)
+    assert sum(c["hands"]) + c["field"] + c["pile"] == 100, c
+    return c
+
+
+def start_from_menu(page, base: str, mode: str, players: int = 4, prefix: str = "/") -> None:
+    page.goto(f"{base}{prefix}bozu/")
+    page.select_option("#id_players", str(players))
+    page.click(f"button[name=play_mode][value={mode}]")
+    page.wait_for_url(re.compile(r"/play/[0-9a-f-]+/$"))
+    page.wait_for_selector("[data-room-seats] li")
+
+
+def play_to_the_end_by_keyboard(page, max_turns: int = 200) -> int:
+    """Press the panel's draw button with Enter whenever it is enabled, checking the counts.
+    Returns how many times this page drew."""
+    for draws in range(max_turns):
+        page.wait_for_selector("[data-panel-draw]:not([disabled]), [data-result]:not([hidden])")
+        assert_conserved(page)
+        if page.is_visible("[data-result]"):
+            return draws
+        pile_before = counts(page)["pile"]
+        page.focus("[data-panel-draw]")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "(before) => Number(document.querySelector('[data-pile-count]').textContent) < before",
+            arg=pile_before,
+        )
+    raise AssertionError("the game did not end")
+
+
+def test_page_menu_sections_and_figures(asgi_server, poems_in_db, watched):
+    page = watched.page
+    page.goto(f"{asgi_server.url}/bozu/")
+    assert page.title().startswith("坊主めくり")
+    for section in ("how-to-play", "local-rules", "cards", "tips", "history", "faq"):
+        assert page.locator(f"#{section}").is_visible()
+    assert page.locator(".poet-group").count() == 4
+    assert page.locator(".poet-list li").count() == 100
+    # The tips follow the rules chosen in the menu.
+    four = page.locator("[data-figures-seats] tr").count()
+    page.select_option("#id_players", "2")
+    assert page.locator("[data-figures-seats] tr").count() == 2 != four
+    assert "2" in page.inner_text("[data-player-count]")
+    hreflang = page.locator("link[rel=alternate]").evaluate_all("ls => ls.map(l => l.hreflang)")
+    assert {"ja", "en", "zh-Hans"} <= set(hreflang)
+    assert watched.axe_violations() == []
+    assert watched.errors == []
+
+
+def test_a_whole_cpu_game_by_keyboard(asgi_server, poems_in_db, watched):
+    page = watched.page
+    start_from_menu(page, asgi_server.url, "cpu", players=4)
+    draws = play_to_the_end_by_keyboard(page)
+    assert draws >= 1
+    final = assert_conserved(page)
+    assert final["pile"] == 0
+    result = page.inner_text("[data-result]")
+    assert "位" in result
+    places = page.locator("[data-result-places] li").count()
+    assert places == 4
+    watched.screenshot("bozu-cpu-result-desktop")
+    assert watched.axe_violations() == []
+    assert watched.errors == []
+
+
+def test_hot_seat_three_players_to_the_end(asgi_server, poems_in_db, watched):
+    page = watched.page
+    start_from_menu(page, asgi_server.url, "hotseat", players=3)
+    page.wait_for_selector("[data-panel-draw]:not([disabled])")
+    # Whose turn it is, in words (colour named, not colour alone).
+    assert "赤" in page.inner_text("[data-turn-banner]")
+    draws = play_to_the_end_by_keyboard(page)
+    assert draws == 100  # default rules: one card a turn, every seat a person at this device
+    assert page.locator("[data-result-places] li").count() == 3
+    assert watched.errors == []
+
+
+@pytest.mark.parametrize(
+    ("prefix", "lang", "english"), [("/en/", "en", True), ("/zh-hans/", "zh-hans", False)]
+)
+def test_play_screen_in_other_languages(asgi_server, poems_in_db, watched, prefix, lang, english):
+    page = watched.page
+    start_from_menu(page, asgi_server.url, "cpu", players=2, prefix=prefix)
+    assert page.locator("html").get_attribute("lang") == lang
+    page.wait_for_selector("[data-panel-draw]:not([disabled])")
+    text = page.inner_text("main")
+    for source in ("Game panel", "Cards in each hand", "Monks left in the pile", "Your turn"):
+        assert (source in text) == english, source
+    watched.screenshot(f"bozu-play-{lang}-desktop")
+    page.set_viewport_size(PHONE)
+    assert not watched.overflows_horizontally()
+    watched.screenshot(f"bozu-play-{lang}-phone")
+    assert watched.axe_violations() == []
+    assert watched.errors == []
+
+
+def test_friend_match_two_browsers_then_cpu_takes_an_absent_seat(
+    transactional_db, poems_in_db, chromium
+):
+    # A short disconnect rule so the test does not wait 45 s (the rule itself is tested
+    # with the real 45 s default against a controlled clock in tests/matches).
+    server = AsgiServer(extra_env={"MATCHES_DISCONNECT_GRACE_S": "2"})
+    server.start()
+    try:
+        host_ctx = chromium.new_context(viewport=DESKTOP)
+        host_ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+        guest_ctx = chromium.new_context(viewport=DESKTOP)
+        host = host_ctx.new_page()
+        guest = guest_ctx.new_page()
+
+        start_from_menu(host, server.url, "friend", players=3)
+        host.wait_for_selector("[data-room-invite]:not([hidden])")
+        host.click("[data-copy-invite]")
+        invite = host.evaluate("navigator.clipboard.readText()")
+        assert invite == host.input_value("[data-invite-url]")
+        assert "/play/invite/" in invite
+
+        guest.goto(invite)
+        guest.click("[data-join]")
+        guest.wait_for_url(re.compile(r"/play/[0-9a-f-]+/$"))
+        host.wait_for_function(
+            "() => [...document.querySelectorAll('[data-room-seats] li')]"
+            ".filter(li => li.dataset.kind === 'human').length >= 2"
+        )
+        host.click("[data-room-start]")  # the CPU takes the third seat
+        host.wait_for_selector("[data-room-start][hidden]", state="attached")
+
+        # Play a few rounds from both browsers.
+        for _ in range(6):
+            for page in (host, guest):
+                if page.is_enabled("[data-panel-draw]"):
+                    page.focus("[data-panel-draw]")
+                    page.keyboard.press("Enter")
+            host.wait_for_timeout(100)
+            assert_conserved(host)
+
+        # The guest drops out: after the (shortened) rule the CPU plays blue's turns.
+        guest_ctx.close()
+        host.wait_for_selector("[data-room-seats] li[data-seat='1']:has-text('接続が切れています')")
+        for _ in range(50):  # until it is blue's turn: the notice says the CPU will play it
+            if host.is_visible("[data-room-cpu-notice]"):
+                break
+            if host.is_enabled("[data-panel-draw]"):
+                host.focus("[data-panel-draw]")
+                host.keyboard.press("Enter")
+            host.wait_for_timeout(200)
+        assert "CPU" in host.inner_text("[data-room-cpu-notice]")
+        play_to_the_end_by_keyboard(host)  # ends only if the CPU plays blue's turns
+        assert host.locator("[data-result-places] li").count() == 3
+        host_ctx.close()
+    finally:
+        server.stop()
