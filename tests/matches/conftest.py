@@ -13,3 +13,14 @@ async def close_db_threads(anyio_backend):
     """Close the connection the consumers' database thread opened, so the test DB can go."""
     yield
     await database_sync_to_async(connections.close_all)()
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """A new channel layer per test: each async test has its own event loop, and the Redis
+    layer's locks and connections belong to the loop that made them."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
