@@ -328,6 +328,7 @@ def main() -> None:
                 sys.stdout.flush()
         finally:
             setup.stop()
+    print(f"handshakes retried: {RETRIED[0]}")
     print(
         "p50 x: our median move round trip / echo's; thru %: our moves/s as a share of echo msg/s"
     )
