@@ -169,7 +169,7 @@ def describe_event(event: Mapping[str, Any], mode: str | None = None) -> list[st
             % {
                 "who": seat_label(event["from"]),
                 "card": card_label(event["card"]),
-                "to": seat_label(event["to"]),
+                "to": seat_label(event["receiver"]),
             }
         ]
     if kind == "result":

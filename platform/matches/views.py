@@ -13,6 +13,7 @@ from django.conf import settings as django_settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_POST
 
 import gamekit
@@ -147,6 +148,12 @@ def play(request: HttpRequest, match_id: Any) -> HttpResponse:
     if match is None:
         raise Http404
     game = gamekit.registry.get(match.game)
+    # /play/ has no language prefix, so LocaleMiddleware serves it in the default language:
+    # use the language the menu page left in the cookie (see _keep_language).
+    language = request.COOKIES.get(django_settings.LANGUAGE_COOKIE_NAME)
+    if language in dict(django_settings.LANGUAGES):
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
     held = services.token_seats(match.id, request.COOKIES.get(SEAT_COOKIE))
     url = match_path(match.id)
     config = {
