@@ -67,9 +67,9 @@ Phases and actions (what the play pages and the match server build on)
 ``send`` (competitive)
     ``{"type": "send", "card": N}`` by ``send.from`` (one of its own cards),
     repeated ``send.remaining`` times. Its event names the receiver "receiver", never
-    "to": a top-level "to" is the match server's list of seats an event is private to. A received card goes to the receiver's
-    row with the fewest cards (middle, then lower, then upper on ties); the
-    receiver may rearrange before the next upper verse.
+    "to": a top-level "to" is the match server's list of seats an event is private to.
+    A received card goes to the receiver's row with the fewest cards (middle, then
+    lower, then upper on ties); the receiver may rearrange before the next upper verse.
 
 ``over``
     Nothing to act on; ``result()`` gives places and scores.

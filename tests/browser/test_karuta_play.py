@@ -101,10 +101,24 @@ def active(v) -> bool:
 
 
 def engine_state(page):
+    """The match row as the server stored it. Read in a thread of its own: Django refuses
+    database calls in a thread where Playwright's event loop runs."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
     from matches.models import Match
 
     match_id = json.loads(page.inner_text("#match-config"))["match"]
-    return Match.objects.get(pk=match_id)
+
+    def load():
+        try:
+            return Match.objects.get(pk=match_id)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(load).result()
 
 
 def test_competitive_game_by_keyboard_with_otetsuki_and_a_send(asgi_server, watched):
@@ -121,7 +135,6 @@ def test_competitive_game_by_keyboard_with_otetsuki_and_a_send(asgi_server, watc
     assert page.locator(".side-own .kcard-kimariji").count() == 5  # show kimariji is on
 
     # Rearrange by keyboard before the upper verse: Shift+ArrowUp moves a lower-row card up.
-    first_row_before = v["sides"][0][0][:]
     lower = page.locator(".side-own .krow[data-row='2'] .kcard").first
     moved = int(lower.get_attribute("data-card"))
     lower.focus()
@@ -165,8 +178,9 @@ def test_competitive_game_by_keyboard_with_otetsuki_and_a_send(asgi_server, watc
         if poem not in mine + theirs:  # a dead card: keep still, the page passes at the close
             reach(page, r["close"] + 80)
         else:
-            if poem in mine and otetsuki == 0 and theirs:
-                take_by_keyboard(page, theirs[0])  # deliberate otetsuki: the wrong side
+            wrong_side = theirs if poem in mine else mine
+            if otetsuki == 0 and wrong_side:
+                take_by_keyboard(page, wrong_side[0])  # deliberate otetsuki: the wrong side
                 otetsuki += 1
             if takes == 0:
                 # Type-ahead: the beginning of the card's torifuda moves the focus to it.

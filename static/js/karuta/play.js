@@ -33,6 +33,7 @@ let holdTimer = null;
 let memoriseEnd = null;
 let readySent = false;
 let pendingArrange = null;
+let sendPending = false;
 let lastFocusCard = null;
 const soloRows = new Set();
 
@@ -208,18 +209,21 @@ function maybePass(t) {
   const first = taken.length ? Math.min(...taken) : Infinity;
   if (t > r.close || t > first) {
     cur.passed = true;
-    client.act({ type: "pass" });
+    act({ type: "pass" });
   }
 }
 
 // --- actions -----------------------------------------------------------------------------
 
+// Seats act at once in karuta, so actions are not tied to the last sequence number seen.
+const act = (action) => client.act(action, { checkSeq: false });
+
 function take(poem) {
   if (!view || match?.status !== "playing") return;
   if (view.phase === "send") {
-    if (view.send.from === you() && ownRows().some((row) => row.includes(poem))) {
-      client.act({ type: "send", card: poem });
-      view.send = null; // until the server answers
+    if (!sendPending && view.send.from === you() && ownRows().some((row) => row.includes(poem))) {
+      sendPending = true; // one send per frame: the next frame says how many are left
+      act({ type: "send", card: poem });
       announce(fmt(S.youSend, { card: cardLabel(poem) }));
     }
     return;
@@ -233,7 +237,7 @@ function take(poem) {
   const last = myTouches().reduce((m, [, , tt]) => Math.max(m, tt), 0);
   const at = Math.max(last, Math.min(t, r.close));
   if (t > r.close) { maybePass(t); return; }
-  client.act({ type: "touch", card: poem, t: at });
+  act({ type: "touch", card: poem, t: at });
   r.touches.push([you(), poem, at]);
   if (poem === r.poem || view.mode === "chirashi") r.done.push(you());
   const el = cardEl(poem);
@@ -243,7 +247,7 @@ function take(poem) {
 function ready() {
   if (readySent || view?.phase !== "memorise" || !view.to_act.includes(you())) return;
   readySent = true;
-  client.act({ type: "ready" });
+  act({ type: "ready" });
 }
 
 // Rearranging your side: allowed while memorising, or before the upper verse starts and
@@ -260,7 +264,7 @@ function arrange(rows) {
   if (view.phase === "reading") action.t = Math.min(-1, tNow());
   view.sides[you()] = rows;
   pendingArrange = rows;
-  client.act(action);
+  act(action);
   renderBoard();
   return true;
 }
@@ -716,7 +720,8 @@ function apply(frame) {
   const before = view;
   view = frame.view;
   match = frame.match;
-  if (pendingArrange && view.mode === "competitive") pendingArrange = null;
+  pendingArrange = null;
+  sendPending = false;
   $("[data-mode-label]").textContent = S.modes[view.mode] ? `(${S.modes[view.mode]})` : "";
   if (match.status === "playing" && startedAt === null) {
     startedAt = Date.now();
