@@ -316,7 +316,7 @@ function makeCard(poem, { upsideDown = false, rotate = null, own = false } = {})
   button.lang = "ja";
   const kimariji = view.kimariji?.[poem];
   const kimarijiText = kimariji ? CARDS[poem].kami.slice(0, kimariji) : "";
-  button.setAttribute("aria-label", CARDS[poem].tori + (kimarijiText ? `（${kimarijiText}）` : ""));
+  // The accessible name is the card's own text (torifuda, then its kimariji).
   const face = document.createElement("span");
   face.className = "kcard-face";
   if (upsideDown) face.classList.add("upside-down");
