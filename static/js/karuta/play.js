@@ -390,8 +390,9 @@ function renderBoard() {
     const field = view.field.slice().sort((a, b) => (Math.round(a[2] * columns) - Math.round(b[2] * columns)) || (a[1] - b[1]));
     scatter.replaceChildren(...field.map(([poem, x, y, deg]) => {
       const card = makeCard(poem, { rotate: deg });
-      card.style.left = `${(x * 100).toFixed(2)}%`;
-      card.style.top = `${(y * 100).toFixed(2)}%`;
+      // Keep every card (turned any way) inside the field: a margin of about half a card.
+      card.style.left = `${(7 + x * 86).toFixed(2)}%`;
+      card.style.top = `${(9 + y * 82).toFixed(2)}%`;
       return card;
     }));
     renderPiles();
