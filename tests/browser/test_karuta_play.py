@@ -141,6 +141,16 @@ def test_competitive_game_by_keyboard_with_otetsuki_and_a_send(asgi_server, watc
     page.keyboard.press("Shift+ArrowUp")
     page.wait_for_function(f"window.karutaPlay.view().sides[0][1].includes({moved})", timeout=3000)
 
+    # The other way: pick a card up with Enter, put it down on another card with Enter.
+    top = page.locator(".side-own .krow[data-row='0'] .kcard").first
+    picked = int(top.get_attribute("data-card"))
+    top.focus()
+    page.keyboard.press("Enter")
+    page.locator(".side-own .krow[data-row='2'] .kcard").first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"window.karutaPlay.view().sides[0][2].includes({picked})", timeout=3000)
+    assert page.evaluate("document.activeElement.dataset.card") == str(picked)
+
     otetsuki = sends = takes = 0
     seen_never_early = True
     deadline = time.monotonic() + 100

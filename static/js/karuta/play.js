@@ -340,6 +340,7 @@ function makeCard(poem, { upsideDown = false, rotate = null, own = false } = {})
   if (rotate !== null) button.style.setProperty("--rot", `${rotate}deg`);
   if (own) {
     button.classList.add("own");
+    if (picked === poem) button.classList.add("picked");
     button.draggable = true;
   }
   for (const [s, card] of view.reading?.touches ?? []) {
@@ -872,8 +873,37 @@ function onBoardKey(event) {
 // --- wiring -------------------------------------------------------------------------------------------
 
 const board = $("[data-board]");
+// Between readings a click (tap, Enter, Space) on one of your cards picks it up and the
+// next click on one of your cards (or an empty place in a row) puts it down there: the
+// way to rearrange on a touch screen, and a second keyboard way.
+let picked = null;
+
+function pickOrPlace(card, row) {
+  if (picked === null) {
+    if (!card) return;
+    picked = Number(card.dataset.card);
+    card.classList.add("picked");
+    announce(S.picked);
+    return;
+  }
+  const poem = picked;
+  picked = null;
+  document.querySelector(".kcard.picked")?.classList.remove("picked");
+  const target = card ? Number(card.dataset.card) : null;
+  if (target === poem) return;
+  dropOn(poem, Number(row.dataset.row), target);
+  cardEl(poem)?.focus();
+  announce(S.moved);
+}
+
 board.addEventListener("click", (event) => {
   const card = event.target.closest(".kcard");
+  const ownRow = event.target.closest(".side-own .krow");
+  if (ownRow && canArrange() && (!card || card.classList.contains("own"))) {
+    pickOrPlace(card, ownRow);
+    return;
+  }
+  picked = null;
   if (card) take(Number(card.dataset.card));
 });
 board.addEventListener("keydown", onBoardKey);
