@@ -225,6 +225,8 @@ function take(poem) {
       sendPending = true; // one send per frame: the next frame says how many are left
       act({ type: "send", card: poem });
       announce(fmt(S.youSend, { card: cardLabel(poem) }));
+    } else if (view.send.from === you()) {
+      announce(fmt(S.chooseSend, { n: view.send.remaining }));
     }
     return;
   }
@@ -368,6 +370,7 @@ function renderRows(box, rows, { opponent }) {
 function renderBoard() {
   if (!view) return;
   const focused = document.activeElement?.dataset?.card;
+  const focusIndex = focused ? visibleCards().indexOf(document.activeElement) : -1;
   const competitive = view.mode === "competitive";
   $("[data-side-opponent]").hidden = !competitive;
   $("[data-side-own]").hidden = !competitive;
@@ -400,7 +403,11 @@ function renderBoard() {
   }
   document.body.classList.toggle("sending", view.phase === "send" && view.send?.from === you());
   document.body.classList.toggle("can-arrange", canArrange());
-  if (focused) cardEl(focused)?.focus();
+  if (focused) {
+    // A card taken from under the focus: keep the focus on the board, on its neighbour.
+    const again = cardEl(focused) ?? visibleCards()[Math.min(focusIndex, visibleCards().length - 1)];
+    again?.focus();
+  }
 }
 
 function renderPiles() {
