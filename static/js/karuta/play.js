@@ -375,6 +375,8 @@ function renderBoard() {
   $("[data-side-opponent]").hidden = !competitive;
   $("[data-side-own]").hidden = !competitive;
   $("[data-centre-line]").hidden = !competitive;
+  $("[data-caption-opponent]").hidden = !competitive;
+  $("[data-caption-own]").hidden = !competitive;
   $("[data-scatter]").hidden = competitive;
   $("[data-piles]").hidden = competitive;
   if (competitive) {
@@ -385,7 +387,8 @@ function renderBoard() {
     $("[data-side-own]").setAttribute("aria-label", fmt(S.sideOf, { who: seatLabel(me), n: count(me) }));
     $("[data-side-opponent]").setAttribute("role", "group");
     $("[data-side-own]").setAttribute("role", "group");
-    $("[data-centre-line]").textContent = "";
+    $("[data-caption-opponent]").textContent = fmt(S.sideOf, { who: seatLabel(1 - me), n: count(1 - me) });
+    $("[data-caption-own]").textContent = fmt(S.sideOf, { who: seatLabel(me), n: count(me) });
   } else {
     const scatter = $("[data-scatter]");
     const columns = Math.max(1, Math.ceil(Math.sqrt(view.pool_size)));
