@@ -10,8 +10,17 @@ const APPLIES = {
   cpu_level: ["competitive", "chirashi"],
 };
 
-function update() {
+// Memorisation is a competitive custom: chirashi and solo start at once unless the
+// player chose a time themselves.
+let memoriseChosen = false;
+
+function update(event) {
   const mode = form.elements.mode?.value || "competitive";
+  const memorise = form.elements.memorise_seconds;
+  if (event?.target === memorise) memoriseChosen = true;
+  if (event?.target?.name === "mode" && memorise && !memoriseChosen) {
+    memorise.value = mode === "competitive" ? "900" : "0";
+  }
   for (const [name, modes] of Object.entries(APPLIES)) {
     const box = form.querySelector(`[data-field='${name}']`);
     if (box) box.hidden = !modes.includes(mode);

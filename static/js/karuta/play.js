@@ -92,6 +92,7 @@ function renderReading() {
   const lineBox = $("[data-reading-line]");
   const prevBox = $("[data-reading-prev]");
   const lowerBox = $("[data-reading-lower]");
+  lineBox.parentElement.hidden = !cur;
   if (!cur) { lineBox.textContent = ""; prevBox.textContent = ""; lowerBox.textContent = ""; return; }
   const { r } = cur;
   const t = tNow();
