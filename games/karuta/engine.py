@@ -66,9 +66,10 @@ Phases and actions (what the play pages and the match server build on)
 
 ``send`` (competitive)
     ``{"type": "send", "card": N}`` by ``send.from`` (one of its own cards),
-    repeated ``send.remaining`` times. A received card goes to the receiver's
-    row with the fewest cards (middle, then lower, then upper on ties); the
-    receiver may rearrange before the next upper verse.
+    repeated ``send.remaining`` times. Its event names the receiver "receiver", never
+    "to": a top-level "to" is the match server's list of seats an event is private to.
+    A received card goes to the receiver's row with the fewest cards (middle, then
+    lower, then upper on ties); the receiver may rearrange before the next upper verse.
 
 ``over``
     Nothing to act on; ``result()`` gives places and scores.
@@ -477,7 +478,7 @@ def _run_send(state: State, seat: int, action: Mapping[str, Any], events: list[E
     target = min(RECEIVE_ROW_ORDER, key=lambda r: (len(rows[r]), RECEIVE_ROW_ORDER.index(r)))
     rows[target].append(card)
     state["send"]["remaining"] -= 1
-    events.append({"type": "send", "from": seat, "to": receiver, "card": card})
+    events.append({"type": "send", "from": seat, "receiver": receiver, "card": card})
     if state["send"]["remaining"] == 0:
         state["send"] = None
         _after_competitive_reading(state, events)

@@ -60,6 +60,7 @@ class KarutaSettingsForm(forms.Form):
         label=_("Way to play"),
         choices=MODE_CHOICES,
         initial="competitive",
+        widget=forms.RadioSelect,
         error_messages=_choice_error(_("Choose competitive, chirashi or solo practice.")),
     )
     players = forms.TypedChoiceField(
@@ -116,8 +117,29 @@ class KarutaSettingsForm(forms.Form):
         error_messages={"invalid_choice": _("Choose sitting out or returning a card.")},
     )
 
+    # "Practise my slowest 20": the solo result screen posts the poems to practise.
+    poems = forms.CharField(required=False, widget=forms.HiddenInput, max_length=400)
+
+    def clean_poems(self) -> list[int] | None:
+        raw = (self.cleaned_data.get("poems") or "").strip()
+        if not raw:
+            return None
+        try:
+            numbers = [int(part) for part in raw.split(",")]
+        except ValueError:
+            raise forms.ValidationError(
+                _("The poem list must be poem numbers."), code="invalid"
+            ) from None
+        if not all(1 <= n <= 100 for n in numbers) or len(set(numbers)) != len(numbers):
+            raise forms.ValidationError(_("The poem list must be poem numbers."), code="invalid")
+        return numbers
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        if self.data.get("play_mode") == "solo":
+            # "Practise alone" was pressed: that is solo practice whatever way was ticked.
+            cleaned["mode"] = "solo"
+            self.errors.pop("mode", None)
         mode = cleaned.get("mode")
         if mode == "chirashi" and cleaned.get("players") is None and not self.has_error("players"):
             cleaned["players"] = 2
@@ -146,4 +168,10 @@ class KarutaSettingsForm(forms.Form):
             "speech": bool(cleaned.get("speech")),
             "memorise_seconds": cleaned["memorise_seconds"],
             "otetsuki_penalty": cleaned.get("otetsuki_penalty") or "sit_out",
+            # Explicit poems (solo practice only) replace the poem set.
+            **(
+                {"poems": cleaned["poems"], "poem_set": None}
+                if mode == "solo" and cleaned.get("poems")
+                else {}
+            ),
         }

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 import gamekit
 from gamekit import CpuLevel, Mode, SeatSpec
-from games.karuta import cpu, engine
+from games.karuta import cpu, engine, text
 from games.karuta.forms import LEVEL_CHOICES, KarutaSettingsForm
 
 # One line per level, matching the figures `manage.py karuta_ladder` measures.
@@ -42,11 +42,43 @@ class Karuta(gamekit.Game):
     settings_form = KarutaSettingsForm
     realtime = True
     order = 20
+    # Buckets only (RULES.md §6): memorisation time and poem set are grouped, not raw.
+    telemetry_settings = {
+        "mode": engine.MODES,
+        "poem_set": ("all", "20"),
+        "pace": ("slow", "standard", "fast", "very_fast", "custom"),
+        "show_kimariji": ("on", "off"),
+        "speech": ("on", "off"),
+        "memorise": ("none", "lt2m", "2-5m", "5-10m", "15m"),
+        "otetsuki_penalty": ("sit_out", "return_card"),
+        "poem_list": ("on", "off"),
+    }
 
     # --- settings -------------------------------------------------------------
 
     def settings_from_form(self, cleaned_data: Mapping[str, Any]) -> dict[str, Any]:
         return KarutaSettingsForm.to_settings(cleaned_data)
+
+    def telemetry_settings_buckets(self, settings: Mapping[str, Any]) -> dict[str, str]:
+        s = engine.normalize_settings(settings)
+        seconds = s["memorise_seconds"]
+        memorise = (
+            "none" if seconds == 0
+            else "lt2m" if seconds < 120
+            else "2-5m" if seconds <= 300
+            else "5-10m" if seconds <= 600
+            else "15m"
+        )  # fmt: skip
+        pace = s["pace"] if isinstance(s["pace"], str) else "custom"
+        return super().telemetry_settings_buckets(
+            {
+                **s,
+                "poem_set": "20" if s["poem_set"] or s["poems"] else "all",
+                "pace": pace,
+                "memorise": memorise,
+                "poem_list": bool(s["poems"]),
+            }
+        )
 
     def player_count(self, settings: Mapping[str, Any]) -> int:
         return engine.normalize_settings(settings)["players"]
@@ -83,6 +115,11 @@ class Karuta(gamekit.Game):
         self, view: Mapping[str, Any], seat: int, level: str, rng: random.Random
     ) -> dict[str, Any]:
         return cpu.cpu_policy(view, seat, level, rng)
+
+    # --- presentation -------------------------------------------------------------
+
+    def describe_events(self, events: Sequence[Mapping[str, Any]]) -> list[str]:
+        return text.describe_events(events)
 
     # --- storage ------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """The karuta page: the cards, reading, chirashi, genpei-sen, competitive play, kimariji, tips, FAQ.
 
-The play screens (menu, boards) come with the match server; this page keeps a
-`menu` block for them.
+The menu (the settings form posting to the match server) opens the page; the play
+screens are karuta/play.html with static/js/karuta/play.js.
 """
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ from __future__ import annotations
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+import gamekit
 from games.karuta import diagrams, faq
+from games.karuta.forms import KarutaSettingsForm
 from pages import kimariji_list
 from poems import catalogue
 
@@ -25,6 +27,8 @@ def index(request):
         request,
         "karuta/index.html",
         {
+            "game": gamekit.registry.get("karuta"),
+            "settings_form": KarutaSettingsForm(),
             "sample": kimariji_list.poem_view(1),
             "joka_kanji": catalogue.JOKA_KANJI,
             "joka_kana": catalogue.JOKA_KANA,

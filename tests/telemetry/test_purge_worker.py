@@ -37,7 +37,7 @@ def settings_celery_config() -> dict:
     }
 
 
-@pytest.fixture(params=["filesystem", "redis"])
+@pytest.fixture(params=["filesystem", pytest.param("redis", marks=pytest.mark.services)])
 def celery_config(request, tmp_path):
     config = settings_celery_config()
     if request.param == "filesystem":

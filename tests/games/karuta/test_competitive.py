@@ -67,7 +67,7 @@ def test_taking_on_the_far_side_makes_you_send_one_card_of_your_choice():
     assert result_of(events)["send"] == {"from": A, "to": B, "count": 1}
     assert s["phase"] == "send" and engine.to_act(s) == (A,)
     s, events = act(s, A, {"type": "send", "card": 2})
-    assert events[0] == {"type": "send", "from": A, "to": B, "card": 2}
+    assert events[0] == {"type": "send", "from": A, "receiver": B, "card": 2}
     assert cards_of(s, A) == [1, 3] and cards_of(s, B) == [2, 5, 6]
     assert s["phase"] == "reading"
 

@@ -100,10 +100,13 @@ export class MatchClient {
   }
 
   // Play an action; returns its id. Resent after a reconnect until acknowledged.
-  act(action, { seat = null } = {}) {
+  // checkSeq: false for real-time games (karuta), whose seats act at once: an action that
+  // the engine can judge on any state must not be refused as "stale" because another
+  // seat moved first.
+  act(action, { seat = null, checkSeq = true } = {}) {
     const frame = { type: "act", action, action_id: newActionId() };
     if (seat !== null) frame.seat = seat;
-    if (this.seq !== null) frame.seq = this.seq;
+    if (checkSeq && this.seq !== null) frame.seq = this.seq;
     this.pending.set(frame.action_id, frame);
     this.sendRaw(frame);
     return frame.action_id;

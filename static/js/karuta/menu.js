@@ -1,0 +1,36 @@
+// The karuta menu: show only the fields that apply to the way of playing chosen, and the
+// one start button that fits it. Without this script every field and button is shown and
+// the server sorts it out (the solo button always means solo practice).
+
+const form = document.querySelector(".menu-form[data-game='karuta']");
+
+const APPLIES = {
+  players: ["chirashi"],
+  otetsuki_penalty: ["chirashi"],
+  cpu_level: ["competitive", "chirashi"],
+};
+
+// Memorisation is a competitive custom: chirashi and solo start at once unless the
+// player chose a time themselves.
+let memoriseChosen = false;
+
+function update(event) {
+  const mode = form.elements.mode?.value || "competitive";
+  const memorise = form.elements.memorise_seconds;
+  if (event?.target === memorise) memoriseChosen = true;
+  if (event?.target?.name === "mode" && memorise && !memoriseChosen) {
+    memorise.value = mode === "competitive" ? "900" : "0";
+  }
+  for (const [name, modes] of Object.entries(APPLIES)) {
+    const box = form.querySelector(`[data-field='${name}']`);
+    if (box) box.hidden = !modes.includes(mode);
+  }
+  for (const button of form.querySelectorAll("[data-play-mode]")) {
+    button.hidden = (button.dataset.playMode === "solo") !== (mode === "solo");
+  }
+}
+
+if (form) {
+  form.addEventListener("change", update);
+  update();
+}

@@ -1,0 +1,370 @@
+"""The karuta play screens in a real browser, on the real ASGI server.
+
+Time on the page is Playwright's fake clock (page.clock): it runs normally, and the tests
+jump it forward past the parts of a reading where nothing is to be done (the previous
+lower verse, the pause), so whole games fit in seconds. The page's own clock is what the
+touches are timed on, so jumping it is exactly what a (very) patient player would see.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+VIEW = "window.karutaPlay && window.karutaPlay.view()"
+
+
+def start(page, base, *, prefix="/", mode="competitive", players=None, level="nyumon",
+          memorise="0", kimariji=True):  # fmt: skip
+    page.clock.install()
+    page.goto(f"{base}{prefix}karuta/")
+    page.check(f"input[name=mode][value={mode}]")
+    if players:
+        page.select_option("#id_players", players)
+    if mode != "solo":
+        page.check(f"#id_cpu_level_{level}")
+    page.select_option("#id_poem_set", "1")
+    page.select_option("#id_pace", "very_fast")
+    page.select_option("#id_memorise_seconds", memorise)
+    if kimariji:
+        page.check("#id_show_kimariji")
+    page.click(f"button[data-play-mode={'solo' if mode == 'solo' else 'cpu'}]")
+    page.wait_for_function(VIEW)
+
+
+def view(page) -> dict:
+    return page.evaluate("window.karutaPlay.view()")
+
+
+def clock(page) -> float:
+    return page.evaluate("window.karutaPlay.clock()")
+
+
+def field_of(v) -> list[int]:
+    if v["mode"] == "competitive":
+        return [c for rows in v["sides"] for row in rows for c in row]
+    return [entry[0] for entry in v["field"]]
+
+
+def check_counts(page, v) -> None:
+    """The board and the panel show exactly the cards of the view the server sent."""
+    state = page.evaluate(
+        """() => ({
+        v: window.karutaPlay.view(),
+        own: [...document.querySelectorAll('.side-own .kcard')].map(e => +e.dataset.card),
+        opp: [...document.querySelectorAll('.side-opponent .kcard')].map(e => +e.dataset.card),
+        field: [...document.querySelectorAll('.scatter .kcard')].map(e => +e.dataset.card),
+        counts: [...document.querySelectorAll('[data-seat-count]')].map(e => +e.textContent)})"""
+    )
+    v = state["v"]
+    if v["mode"] == "competitive":
+        me = v["you"]
+        assert sorted(state["own"]) == sorted(
+            c for row in v["sides"][me] for row_ in [row] for c in row_
+        )
+        assert sorted(state["opp"]) == sorted(c for row in v["sides"][1 - me] for c in row)
+        assert state["counts"] == [sum(len(r) for r in rows) for rows in v["sides"]]
+    else:
+        assert sorted(state["field"]) == sorted(field_of(v))
+        assert state["counts"] == [len(t) for t in v["taken"]]
+
+
+def take_by_keyboard(page, poem: int) -> None:
+    page.locator(f".kcard[data-card='{poem}']").focus()
+    page.keyboard.press("Enter")
+
+
+def reach(page, t_ms: float) -> None:
+    """Move the page's clock forward to at least t_ms on the current reading."""
+    now = clock(page)
+    if now < t_ms:
+        page.clock.fast_forward(int(t_ms - now) + 1)
+
+
+def wait_new_state(page, number, phase, timeout=8.0) -> None:
+    page.wait_for_function(
+        """([n, p]) => { const v = window.karutaPlay.view();
+             return v.phase !== p || (v.reading ? v.reading.number : null) !== n; }""",
+        arg=[number, phase],
+        timeout=timeout * 1000,
+    )
+
+
+def active(v) -> bool:
+    r = v["reading"]
+    return bool(r) and v["you"] in r["active"] and v["you"] not in r["done"]
+
+
+def engine_state(page):
+    """The match row as the server stored it. Read in a thread of its own: Django refuses
+    database calls in a thread where Playwright's event loop runs."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from matches.models import Match
+
+    match_id = json.loads(page.inner_text("#match-config"))["match"]
+
+    def load():
+        try:
+            return Match.objects.get(pk=match_id)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(load).result()
+
+
+def test_competitive_game_by_keyboard_with_otetsuki_and_a_send(asgi_server, watched):
+    page = watched.page
+    start(page, asgi_server.url, mode="competitive", memorise="60")
+    # The memorisation timer runs; skipping it starts the reading (the CPU is ready at once).
+    page.wait_for_selector("[data-memorise]:not([hidden])")
+    assert ":" in page.inner_text("[data-memorise-left]")
+    page.click("[data-skip]")
+    page.wait_for_function("window.karutaPlay.view().phase === 'reading'")
+    v = view(page)
+    assert v["settings"]["poem_set"] == 1 and v["pool_size"] == 20
+    assert page.locator(".side-own .kcard").count() == 5
+    assert page.locator(".side-own .kcard-kimariji").count() == 5  # show kimariji is on
+
+    # Rearrange by keyboard before the upper verse: Shift+ArrowUp moves a lower-row card up.
+    lower = page.locator(".side-own .krow[data-row='2'] .kcard").first
+    moved = int(lower.get_attribute("data-card"))
+    lower.focus()
+    page.keyboard.press("Shift+ArrowUp")
+    page.wait_for_function(f"window.karutaPlay.view().sides[0][1].includes({moved})", timeout=3000)
+
+    # The other way: pick a card up with Enter, put it down on another card with Enter.
+    top = page.locator(".side-own .krow[data-row='0'] .kcard").first
+    picked = int(top.get_attribute("data-card"))
+    top.focus()
+    page.keyboard.press("Enter")
+    page.locator(".side-own .krow[data-row='2'] .kcard").first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"window.karutaPlay.view().sides[0][2].includes({picked})", timeout=3000)
+    assert page.evaluate("document.activeElement.dataset.card") == str(picked)
+
+    otetsuki = sends = takes = 0
+    seen_never_early = True
+    deadline = time.monotonic() + 100
+    while time.monotonic() < deadline:
+        v = view(page)
+        check_counts(page, v)
+        if v["phase"] == "over":
+            break
+        if v["phase"] == "send":
+            if v["send"]["from"] == v["you"]:
+                card = page.locator(".side-own .kcard").first
+                card.focus()
+                page.keyboard.press("Enter")
+                sends += 1
+                page.wait_for_function(
+                    f"window.karutaPlay.view().phase !== 'send' || "
+                    f"window.karutaPlay.view().send.remaining < {v['send']['remaining']}",
+                    timeout=5000,
+                )
+            else:
+                time.sleep(0.05)
+            continue
+        r = v["reading"]
+        if not r or not active(v):
+            time.sleep(0.05)
+            continue
+        if clock(page) < 0:
+            # The poem is never on screen before t = 0.
+            seen_never_early &= page.inner_text("[data-reading-line]") == ""
+            reach(page, 0)
+        reach(page, r["decided"] + 60)
+        poem, me = r["poem"], v["you"]
+        mine = [c for row in v["sides"][me] for c in row]
+        theirs = [c for row in v["sides"][1 - me] for c in row]
+        if poem not in mine + theirs:  # a dead card: keep still, the page passes at the close
+            reach(page, r["close"] + 80)
+        else:
+            wrong_side = theirs if poem in mine else mine
+            if otetsuki == 0 and wrong_side:
+                take_by_keyboard(page, wrong_side[0])  # deliberate otetsuki: the wrong side
+                otetsuki += 1
+            if takes == 0:
+                # Type-ahead: the beginning of the card's torifuda moves the focus to it.
+                tori = json.loads(page.inner_text("#karuta-cards"))[str(poem)]["tori"]
+                page.fill("[data-jump]", tori.split()[0])
+                page.press("[data-jump]", "Enter")
+                assert page.evaluate("document.activeElement.dataset.card") == str(poem)
+                page.keyboard.press("Enter")
+            else:
+                take_by_keyboard(page, poem)
+            takes += 1
+        wait_new_state(page, r["number"], "reading")
+        if takes == 1 and view(page)["phase"] != "over":
+            # The taken card left the board; the focus stays on the board for the next one.
+            page.wait_for_function("document.activeElement.classList.contains('kcard')")
+    v = view(page)
+    assert v["phase"] == "over", "the game did not finish in time"
+    assert seen_never_early
+    assert otetsuki == 1 and v["tally"][0]["otetsuki"] >= 1
+    assert sends >= 1
+    page.wait_for_selector("[data-result]:not([hidden])")
+    result = engine_state(page)
+    scores = v["result"]["scores"]
+    rows = page.locator("[data-result-rows] tr")
+    assert rows.count() == 2
+    shown = {
+        int(rows.nth(i).get_attribute("data-seat")): int(
+            rows.nth(i).locator("td").nth(2).inner_text()
+        )
+        for i in range(2)
+    }
+    assert shown == {0: scores[0], 1: scores[1]}
+    from games.karuta import engine
+
+    state = engine.load(result.state)
+    assert [len(engine.side_cards(state, s)) for s in (0, 1)] == scores
+    assert page.locator("[data-play-again]").is_visible()
+    assert page.locator("a[href$='karuta/#menu']").is_visible()
+    assert page.locator("[data-log] li").count() > 3
+    watched.screenshot("karuta-competitive-result-desktop")
+    assert watched.errors == []
+
+
+def test_chirashi_with_two_cpus_to_the_end(asgi_server, watched):
+    page = watched.page
+    start(page, asgi_server.url, prefix="/en/", mode="chirashi", players="3")
+    page.wait_for_function("window.karutaPlay.view().phase === 'reading'")
+    v = view(page)
+    assert len(v["seats"]) == 3 and page.locator(".scatter .kcard").count() == 20
+    rotations = page.eval_on_selector_all(
+        ".scatter .kcard", "els => els.map(e => e.style.getPropertyValue('--rot'))"
+    )
+    assert len(set(rotations)) > 1
+    assert page.locator(".pile-box").count() == 3
+    deadline = time.monotonic() + 60
+    missed_one = otetsuki_at = held = None
+    while time.monotonic() < deadline:
+        v = view(page)
+        check_counts(page, v)
+        if v["phase"] == "over":
+            break
+        r = v["reading"]
+        if r and 0 in r["sitting_out"] and held is None:
+            # Sitting out after the otetsuki: the CPUs settle this poem at once on the
+            # server, but the page keeps reading it until its clock reaches their take.
+            assert r["number"] == otetsuki_at + 1
+            assert "sits out" in page.inner_text(".pile-box[data-seat='0']")
+            time.sleep(0.6)
+            assert view(page)["reading"]["number"] == r["number"]
+            assert clock(page) < r["close"]
+            held = True
+        if not r or not active(v):
+            if r and clock(page) < r["close"]:
+                reach(page, r["close"] + 80)  # let the reading run out
+            time.sleep(0.05)
+            continue
+        reach(page, r["decided"] + 60)
+        if missed_one is None and r["number"] >= 2:
+            missed_one = r["number"]  # let the CPUs have this one
+            reach(page, r["close"] + 80)
+        elif otetsuki_at is None and r["number"] >= 4 and len(field_of(v)) > 2:
+            otetsuki_at = r["number"]
+            take_by_keyboard(page, next(c for c in field_of(v) if c != r["poem"]))
+        else:
+            take_by_keyboard(page, r["poem"])
+        wait_new_state(page, r["number"], "reading")
+    v = view(page)
+    assert v["phase"] == "over"
+    assert sum(len(t) for t in v["taken"]) == 20
+    assert len(v["taken"][0]) >= 10 and held and v["tally"][0]["otetsuki"] == 1
+    page.wait_for_selector("[data-result]:not([hidden])")
+    assert page.locator("[data-result-rows] tr").count() == 3
+    assert "Red (you) wins" in page.inner_text("[data-result-summary]")
+    watched.screenshot("karuta-chirashi-result-desktop")
+    assert watched.errors == []
+
+
+def test_solo_practice_summary_and_slowest_20(asgi_server, watched):
+    page = watched.page
+    start(page, asgi_server.url, prefix="/en/", mode="solo")
+    page.wait_for_function("window.karutaPlay.view().phase === 'reading'")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        v = view(page)
+        check_counts(page, v)
+        if v["phase"] == "over":
+            break
+        r = v["reading"]
+        if not r or not active(v):
+            time.sleep(0.05)
+            continue
+        reach(page, r["decided"] + 100 + 40 * r["number"])
+        if r["number"] == 2:
+            others = [c for c in field_of(v) if c != r["poem"]]
+            take_by_keyboard(page, others[0])  # a mistake, recorded
+        if r["number"] == 3:
+            reach(page, r["close"] + 80)  # missed
+        else:
+            if r["number"] == 1:
+                page.click(f".kcard[data-card='{r['poem']}']")  # by mouse too
+            else:
+                take_by_keyboard(page, r["poem"])
+        wait_new_state(page, r["number"], "reading")
+        # Take times appear as they happen.
+        assert page.locator("[data-solo-rows] tr").count() == len(view(page)["records"])
+    v = view(page)
+    assert v["phase"] == "over" and len(v["records"]) == 20
+    page.wait_for_selector("[data-solo-summary]:not([hidden])")
+    assert page.locator("[data-solo-chart] svg rect.bar").count() == 20
+    assert page.locator("[data-solo-chart] svg rect.bar.missed").count() == 1
+    assert page.locator("[data-solo-chart] svg rect.bar.wrong").count() == 1
+    assert page.locator("[data-slowest] li").count() == 5
+    watched.screenshot("karuta-solo-summary-desktop")
+    page.set_viewport_size(PHONE)
+    assert not watched.overflows_horizontally()
+    watched.screenshot("karuta-solo-summary-phone")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    wanted = page.input_value("[data-practise-poems]")
+    missed = next(rec["poem"] for rec in v["records"] if rec["t"] is None)
+    assert wanted.split(",")[0] == str(missed)  # missed poems come first
+    page.click("[data-practise-slowest]")
+    page.wait_for_url("**/play/**")
+    page.wait_for_function(VIEW)
+    nxt = view(page)
+    assert nxt["mode"] == "solo" and nxt["pool_size"] == 20
+    match = engine_state(page)
+    assert sorted(match.settings["poems"]) == sorted(int(n) for n in wanted.split(","))
+    assert watched.errors == []
+
+
+ENGLISH = ("Game panel", "Cards left", "Find a card", "Memorise where", "Players", "Keyboard")
+
+
+@pytest.mark.parametrize(
+    ("prefix", "lang"), [("/", "ja"), ("/en/", "en"), ("/zh-hans/", "zh-hans")]
+)
+def test_play_screens_in_three_languages(asgi_server, watched, prefix, lang):
+    page = watched.page
+    start(page, asgi_server.url, prefix=prefix, mode="competitive", memorise="60")
+    assert page.locator("html").get_attribute("lang") == lang
+    page.wait_for_selector("[data-memorise]:not([hidden])")
+    page.wait_for_selector(".side-own .kcard")
+    text = page.inner_text("main")
+    for source in ENGLISH:
+        assert (source in text) == (lang == "en"), (lang, source)
+    watched.screenshot(f"karuta-play-{lang}-desktop")
+    assert watched.axe_violations() == []
+    page.set_viewport_size(PHONE)
+    assert not watched.overflows_horizontally()
+    watched.screenshot(f"karuta-play-{lang}-phone")
+    # Chirashi's scattered field on a phone, too.
+    start(page, asgi_server.url, prefix=prefix, mode="chirashi", players="4", memorise="60")
+    page.wait_for_selector(".scatter .kcard")
+    assert not watched.overflows_horizontally()
+    watched.screenshot(f"karuta-chirashi-{lang}-phone")
+    assert watched.axe_violations() == []
+    assert watched.errors == []
