@@ -122,6 +122,13 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
+    # A connection pool per process (psycopg_pool): under ASGI each database call may run
+    # on another thread, so persistent connections pile up and unpooled ones are slow.
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 1, "max_size": int(os.environ.get("DB_POOL_SIZE", 8)), "timeout": 10}
+    }
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django requires 0 with a pool
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent readers and one writer without "database is locked" errors.
     DATABASES["default"]["OPTIONS"] = {
