@@ -8,6 +8,11 @@ replays, game numbers and crash recovery rest on.
 
 States are opaque to the platform. It stores them through `dump_state` /
 `load_state` (JSON), and it shows them to people only through `view`.
+
+Events (what `apply` returns) are JSON-able dicts with a "type". They are stored in
+the match log and sent to everyone at the table, so they must not carry hidden
+information — unless they are private: an event with a top-level "to": [seats] is
+shown only to those seats (matches.frames.visible_events); "to" is reserved for that.
 """
 
 from __future__ import annotations
