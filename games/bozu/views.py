@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.shortcuts import render
@@ -15,6 +14,7 @@ from games.bozu.faq import faq_items, faq_jsonld
 from games.bozu.figures import figures_for, load_table
 from games.bozu.forms import BozuSettingsForm
 from games.bozu.rules import Rules
+from pages.kimariji_list import script_json
 from poems.models import Poem
 
 
@@ -86,12 +86,6 @@ def poet_groups() -> list[dict[str, Any]]:
     ]
 
 
-def _jsonld(data: dict[str, Any]) -> str:
-    # Inside <script>, "<" must not appear raw.
-    text = json.dumps(data, ensure_ascii=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
 @require_safe
 def index(request):
     game = gamekit.registry.get("bozu")
@@ -101,7 +95,7 @@ def index(request):
         "settings_form": BozuSettingsForm(),
         "poet_groups": poet_groups(),
         "faq": faq_items(),
-        "faq_jsonld": _jsonld(faq_jsonld()),
+        "faq_jsonld": script_json(faq_jsonld()),
         "figures_table": {
             "rows": table["rows"],
             "colours": {c: gamekit.colour_label(c) for c in gamekit.SEAT_COLOURS},

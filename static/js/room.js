@@ -3,10 +3,9 @@
 // when the CPU plays for an absent player, and the way to the next game.
 
 import * as telemetry from "./telemetry.js";
+import { cap, fmt } from "./text.js";
 
 const $ = (root, sel) => root.querySelector(sel);
-const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key] ?? ""));
-const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export class Room {
   constructor(client, config) {

@@ -6,13 +6,12 @@ import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
 import { Table3D } from "../table3d.js";
 import * as telemetry from "../telemetry.js";
+import { cap, fmt } from "../text.js";
 
 const config = JSON.parse(document.getElementById("match-config").textContent);
 const S = JSON.parse(document.getElementById("bozu-strings").textContent);
 const $ = (sel) => document.querySelector(sel);
 const $$ = (sel) => [...document.querySelectorAll(sel)];
-const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key] ?? ""));
-const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
 const colours = ["red", "blue", "green", "yellow"];
 

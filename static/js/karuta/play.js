@@ -12,13 +12,12 @@
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
 import * as telemetry from "../telemetry.js";
+import { cap, fmt } from "../text.js";
 
 const config = JSON.parse(document.getElementById("match-config").textContent);
 const CARDS = JSON.parse(document.getElementById("karuta-cards").textContent);
 const S = JSON.parse(document.getElementById("karuta-strings").textContent);
 const $ = (sel) => document.querySelector(sel);
-const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key] ?? ""));
-const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const COLOURS = ["red", "blue", "green", "yellow"];
 const now = () => performance.now();
 const secs = (ms) => (ms / 1000).toFixed(2);
