@@ -155,7 +155,7 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.EmbeddedChannelLayer"}}
     _broker_dir = VAR_DIR / "celery-broker"
     (_broker_dir / "processed").mkdir(parents=True, exist_ok=True)  # kombu expects it
     CELERY_BROKER_URL = "filesystem://"

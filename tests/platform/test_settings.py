@@ -65,6 +65,6 @@ def test_embedded_defaults_need_no_server(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.sqlite3",
-        "channels.layers.InMemoryChannelLayer",
+        "config.channel_layer.EmbeddedChannelLayer",
         "filesystem://",
     ]

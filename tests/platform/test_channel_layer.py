@@ -1,0 +1,52 @@
+"""The embedded channel layer sweeps expired entries at most once a second, and still does."""
+
+import asyncio
+
+import pytest
+
+from config.channel_layer import EmbeddedChannelLayer
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr("config.channel_layer.time.monotonic", lambda: now[0])
+    return now
+
+
+def test_messages_and_groups_work_as_channels_layer():
+    async def scenario():
+        layer = EmbeddedChannelLayer()
+        a = await layer.new_channel()
+        b = await layer.new_channel()
+        await layer.group_add("match.x", a)
+        await layer.group_add("match.x", b)
+        await layer.group_send("match.x", {"type": "match.notice", "seq": 3})
+        assert await layer.receive(a) == {"type": "match.notice", "seq": 3}
+        assert await layer.receive(b) == {"type": "match.notice", "seq": 3}
+
+    asyncio.run(scenario())
+
+
+def test_expired_messages_are_still_swept_but_not_on_every_receive(clock):
+    async def scenario():
+        layer = EmbeddedChannelLayer(expiry=1)
+        stale = await layer.new_channel()
+        live = await layer.new_channel()
+        await layer.group_add("match.x", stale)
+        await layer.send(live, {"type": "one"})
+        assert await layer.receive(live) == {"type": "one"}  # sweeps now (nothing expired)
+        await layer.send(stale, {"type": "never read"})
+        # Let the message expire in the layer's wall clock; the sweep clock has not moved.
+        for _channel, queue in layer.channels.items():
+            queue._queue[0] = (0, queue._queue[0][1])
+        await layer.send(live, {"type": "two"})
+        assert await layer.receive(live) == {"type": "two"}
+        assert stale in layer.channels  # within the second: no sweep
+        clock[0] += 1.5
+        await layer.send(live, {"type": "three"})
+        assert await layer.receive(live) == {"type": "three"}
+        assert stale not in layer.channels  # swept, and dropped from its group
+        assert stale not in layer.groups.get("match.x", {})
+
+    asyncio.run(scenario())
