@@ -50,17 +50,16 @@ import time
 from http.cookies import SimpleCookie
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-import gamekit
 from gamekit import GameError
 from matches import frames, services
+from matches.dbcall import db_call
 from matches.driver import driver
 from matches.errors import MatchError, message_for
-from matches.text import describe_room_events
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +127,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.last_limit_error = 0.0
         self.last_heartbeat = 0.0
         await self.accept()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without its `aclose_old_connections()` before every message.
+
+        That call hops to the database thread and closes the connection for each frame and
+        each group notice, which cost more than the move itself. Every database call here
+        goes through `db_call`, which looks after the connection (matches/dbcall.py).
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code: int) -> None:
         if self.joined:
@@ -206,7 +217,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         from_cookie = token is None
         if from_cookie:
             token = self._cookie(SEAT_COOKIE)
-        held = await database_sync_to_async(self._authorise)(token)
+        held = await db_call(self._authorise)(token)
         if token and not held and not from_cookie:
             raise MatchError("bad_token")
         self.held = held
@@ -271,7 +282,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         t = message.get("t")
         if t is not None and not isinstance(t, (int, float, str)):
             raise BadFrame("bad_message")
-        seq = await database_sync_to_async(self._heartbeat)()
+        seq = await db_call(self._heartbeat)()
         await self.send_json({"type": "pong", "t": t, "seq": seq})
 
     def _heartbeat(self) -> int:
@@ -316,9 +327,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a service in the database thread, then broadcast its notices from here."""
-        result, notices = await database_sync_to_async(services.collecting_notices(function))(
-            *args, **kwargs
-        )
+        result, notices = await db_call(services.collecting_notices(function))(*args, **kwargs)
         await services.send_notices(notices)
         return result
 
@@ -340,55 +349,35 @@ class MatchConsumer(AsyncWebsocketConsumer):
         is used when it is at least that recent; without, the database is read."""
         frame = None
         if min_seq is not None:  # the common case: no database, no thread hop
-            frame = frames.cached_frame(self.match_id, self.held, self.sent_seq, min_seq, tag)
+            frame = frames.cached_frame(
+                self.match_id, self.held, self.sent_seq, min_seq, tag, lang=self.lang
+            )
         if frame is None:
-            frame = await database_sync_to_async(frames.build_frame)(
+            frame = await db_call(frames.build_frame)(
                 self.match_id,
                 self.held,
                 self.sent_seq,
                 min_seq=min_seq,
                 tag=tag,
                 fresh=min_seq is None,
+                lang=self.lang,
             )
         room = frame["match"]
         driver.schedule(self.match_id, frame["seq"], room.get("due_in_ms"))
         if force or self.sent_seq is None or frame["seq"] > self.sent_seq:
             self.sent_seq = frame["seq"]
             self.last_room = room
-            await self.send_json(self._with_texts(frame))
+            await self.send_json(frame)
         elif room != self.last_room:
             self.last_room = room
             await self.send_json({"type": "room", "seq": frame["seq"], "match": room})
-
-    def _with_texts(self, frame: dict[str, Any]) -> dict[str, Any]:
-        """Add each log line's events in words, in this connection's language.
-
-        Frames may be shared between connections (the process snapshot): copy, never mutate.
-        """
-        if not frame.get("events"):
-            return frame
-        game = gamekit.registry.get(frame["match"]["game"])
-        with translation.override(self.lang):
-            events = [
-                {
-                    **entry,
-                    # Room lines (start, joins, resignations) are the platform's, not the game's.
-                    "texts": [str(t) for t in game.describe_events(entry["events"])]
-                    if entry.get("kind") == "game"
-                    else describe_room_events(entry["events"]),
-                }
-                for entry in frame["events"]
-            ]
-        return {**frame, "events": events}
 
     async def send_error(self, code: str, ref: str | None = None) -> None:
         error: dict[str, Any] = {"type": "error", "code": code, "message": message_for(code)}
         if ref is not None:
             error["ref"] = ref
         if code in WITH_VIEW and self.joined:
-            frame = await database_sync_to_async(frames.build_frame)(
-                self.match_id, self.held, None, fresh=True
-            )
+            frame = await db_call(frames.build_frame)(self.match_id, self.held, None, fresh=True)
             error.update(seq=frame["seq"], view=frame["view"], view_seat=frame["view_seat"])
         await self.send_json(error)
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from matches import services
+from matches.dbcall import db_call
 from matches.models import Match
 
 log = logging.getLogger(__name__)
@@ -50,14 +50,21 @@ class LocalDriver:
         handle = loop.call_at(when, lambda: asyncio.ensure_future(self._fire(match_id, seq)))
         self._timers[match_id] = (seq, when, handle)
 
+    def cancel_all(self) -> None:
+        """Forget every armed timer (the matches stay due: another process, Celery or the
+        sweeper plays them). Used when this process's loop stops, and between tests."""
+        for _seq, _when, handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+
     async def _fire(self, match_id: str, seq: int) -> None:
         current = self._timers.get(match_id)
         if current and current[0] == seq:
             del self._timers[match_id]
         try:
-            moved, notices = await database_sync_to_async(
-                services.collecting_notices(services.advance)
-            )(match_id, seq)
+            moved, notices = await db_call(services.collecting_notices(services.advance))(
+                match_id, seq
+            )
             await services.send_notices(notices)
         except Exception as exc:  # an engine bug must not take the process down
             log.error("server-side move failed: %s", type(exc).__name__)
@@ -66,7 +73,7 @@ class LocalDriver:
             return  # its on_commit notice re-arms the timers
         # Someone else moved (another process, a Celery worker whose notice may not
         # reach this process) or nothing was due yet: re-announce where the match is.
-        row = await database_sync_to_async(
+        row = await db_call(
             lambda: Match.objects.filter(pk=match_id).values_list("seq", "status").first()
         )()
         if row is None:

@@ -10,8 +10,12 @@ def anyio_backend():
 
 @pytest.fixture
 async def close_db_threads(anyio_backend):
-    """Close the connection the consumers' database thread opened, so the test DB can go."""
+    """Stop this loop's CPU timers, then close the connection the consumers' database
+    thread keeps open (after any call still running there), so the test DB can go."""
     yield
+    from matches.driver import driver
+
+    driver.cancel_all()
     await database_sync_to_async(connections.close_all)()
 
 
