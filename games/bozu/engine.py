@@ -39,7 +39,12 @@ Event = dict[str, Any]
 
 
 def poet_class(number: int) -> PoetClass:
-    return catalogue.poem(number).poet_class
+    return _CLASS_OF[number]
+
+
+# Looked up for every card of the pile in every view: a plain table, not a catalogue call.
+_CLASS_OF = {record.number: record.poet_class for record in catalogue.poems()}
+_CLASS_VALUES = tuple(cls.value for cls in PoetClass)
 
 
 @dataclass(frozen=True)
@@ -280,9 +285,9 @@ def result(state: BozuState) -> dict[str, Any] | None:
 
 def pile_left(pile: Iterable[int]) -> dict[str, int]:
     """How many cards of each class are still face down (public: it follows from the table)."""
-    counts = dict.fromkeys((cls.value for cls in PoetClass), 0)
+    counts = dict.fromkeys(_CLASS_VALUES, 0)
     for number in pile:
-        counts[poet_class(number).value] += 1
+        counts[_CLASS_OF[number].value] += 1
     return counts
 
 

@@ -6,6 +6,7 @@ read the same settings dict through `Rules.from_settings`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from enum import StrEnum
@@ -65,11 +66,8 @@ class Rules:
         return cls(**settings)
 
     def to_settings(self) -> dict[str, Any]:
-        """The JSON-able settings dict the platform stores."""
-        data = asdict(self)
-        data["semimaru"] = self.semimaru.value
-        data["emperor"] = self.emperor.value
-        return data
+        """The JSON-able settings dict the platform stores (a fresh dict each call)."""
+        return dict(_settings_of(self))
 
 
 def all_rules() -> list[Rules]:
@@ -80,3 +78,12 @@ def all_rules() -> list[Rules]:
             range(MIN_PLAYERS, MAX_PLAYERS + 1), SemimaruRule, EmperorRule, (False, True)
         )
     ]
+
+
+@functools.cache
+def _settings_of(rules: Rules) -> dict[str, Any]:
+    # Every view carries the settings; there are only 48 rule combinations to convert.
+    data = asdict(rules)
+    data["semimaru"] = rules.semimaru.value
+    data["emperor"] = rules.emperor.value
+    return data
