@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
+from matches.text import describe_room_events
 
 EVENTS_LIMIT = 500  # a client further behind than this gets a full reset instead of events
 KEEP_ROWS = 64  # recent log rows kept with a snapshot
@@ -34,7 +35,8 @@ class Snapshot:
     state: Any  # the game's loaded state, or None before the start
     rows: list[Action]  # contiguous log rows ending at match.seq (maybe fewer than all)
     tag: str | None = None  # the presence notice this was loaded for
-    views: dict[Any, Any] = field(default_factory=dict)  # (seat,) -> view, computed once
+    views: dict[Any, Any] = field(default_factory=dict)  # seat -> view, computed once
+    texts: dict[Any, list[str]] = field(default_factory=dict)  # log line in words, per language
 
 
 _lock = threading.Lock()
@@ -83,6 +85,17 @@ def _load(match_id: Any, tag: str | None) -> Snapshot:
     )
     rows = list(recent.order_by("seq"))
     return _store(Snapshot(match, seats, state, rows, tag))
+
+
+def current(match_id: Any, fresh: bool = False) -> Snapshot:
+    """This process's latest snapshot of the match (read from the database if it has none,
+    or with `fresh`). It may be behind the database: writers confirm the seq under a lock."""
+    if not fresh:
+        with _lock:
+            cached = _cache.get(str(match_id))
+        if cached is not None:
+            return cached
+    return _load(match_id, None)
 
 
 def snapshot(
@@ -155,7 +168,12 @@ def room_info(
 
 
 def cached_frame(
-    match_id: Any, held: list[int], since: int | None, min_seq: int, tag: str | None = None
+    match_id: Any,
+    held: list[int],
+    since: int | None,
+    min_seq: int,
+    tag: str | None = None,
+    lang: str | None = None,
 ) -> dict[str, Any] | None:
     """The frame from this process's snapshot without touching the database, or None.
 
@@ -169,7 +187,7 @@ def cached_frame(
         first_cached = snap.rows[0].seq if snap.rows else snap.match.seq + 1
         if since + 1 < first_cached:
             return None
-    return _compose(snap, held, since)
+    return _compose(snap, held, since, lang)
 
 
 def build_frame(
@@ -180,12 +198,16 @@ def build_frame(
     min_seq: int | None = None,
     tag: str | None = None,
     fresh: bool = False,
+    lang: str | None = None,
 ) -> dict[str, Any]:
-    """The `state` message for one viewer: their seat's view, the room, events since `since`."""
-    return _compose(snapshot(match_id, min_seq, tag, fresh), held, since)
+    """The `state` message for one viewer: their seat's view, the room, events since `since`
+    (each log line with its events in words, in `lang`; the active language if None)."""
+    return _compose(snapshot(match_id, min_seq, tag, fresh), held, since, lang)
 
 
-def _compose(snap: Snapshot, held: list[int], since: int | None) -> dict[str, Any]:
+def _compose(
+    snap: Snapshot, held: list[int], since: int | None, lang: str | None
+) -> dict[str, Any]:
     from matches.services import get_game
 
     now = timezone.now()
@@ -220,14 +242,35 @@ def _compose(snap: Snapshot, held: list[int], since: int | None) -> dict[str, An
         rows = list(
             Action.objects.filter(match=match, seq__gt=since, seq__lte=match.seq).order_by("seq")
         )
-    frame["events"] = [
-        {
-            "seq": row.seq,
-            "seat": row.seat,
-            "actor": row.actor,
-            "kind": row.kind,  # "game": the engine's events; "room": the platform's
-            "events": visible_events(row.events, held),
-        }
-        for row in rows
-    ]
+    lang = lang or translation.get_language()
+    entries = []
+    for row in rows:
+        events = visible_events(row.events, held)
+        entries.append(
+            {
+                "seq": row.seq,
+                "seat": row.seat,
+                "actor": row.actor,
+                "kind": row.kind,  # "game": the engine's events; "room": the platform's
+                "events": events,
+                "texts": _texts(snap, game, row, events, lang),
+            }
+        )
+    frame["events"] = entries
     return frame
+
+
+def _texts(
+    snap: Snapshot, game: Any, row: Action, events: list[dict[str, Any]], lang: str
+) -> list[str]:
+    """The log line in words. Shared by every viewer who sees the same events (cached)."""
+    key = (row.seq, lang, repr(events) if len(events) != len(row.events) else None)
+    texts = snap.texts.get(key)
+    if texts is None:
+        with translation.override(lang):
+            if row.kind == Action.Kind.GAME:
+                texts = [str(t) for t in game.describe_events(events)]
+            else:  # room lines (start, joins, resignations) are the platform's
+                texts = describe_room_events(events)
+        snap.texts[key] = texts
+    return texts

@@ -13,6 +13,7 @@ The rules every function here keeps:
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import logging
@@ -27,12 +28,12 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings as django_settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import gamekit
 from gamekit import Game, GameError, SeatSpec
-from matches import frames
+from matches import frames, store
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
 
@@ -309,14 +310,18 @@ def _update_turns(
     match.due_at = min(dues) if dues else None
 
 
-def _refresh_due(match: Match, now: datetime) -> None:
+def _refresh_due(
+    match: Match, now: datetime, seats: list[Seat] | None = None, state: Any = None
+) -> None:
     """Recompute `due_at` after a presence change (no new log row)."""
     if match.status != Match.Status.PLAYING or match.state is None:
         match.due_at = None
         return
     game = get_game(match)
-    state = game.load_state(match.state)
-    seats = _seats(match)
+    if state is None:
+        state = game.load_state(match.state)
+    if seats is None:
+        seats = _seats(match)
     to_act = set(game.to_act(state))
     dues = [_seat_due(match, game, s, now) for s in seats if s.index in to_act]
     dues = [d for d in dues if d is not None]
@@ -376,21 +381,27 @@ def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
     since the move was scheduled (`expected_seq`): never twice for one turn.
     """
     now = timezone.now()
+    snap = frames.current(match_id)
     with transaction.atomic():
-        match = _lock(match_id)
+        seq = store.lock_seq(match_id)
+        if seq is None or (expected_seq is not None and seq != expected_seq):
+            return None
+        if seq != snap.match.seq:  # this process's snapshot is behind: read it again
+            snap = frames.current(match_id, fresh=True)
+        match = copy.copy(snap.match)
         if match.status != Match.Status.PLAYING:
             return None
-        if expected_seq is not None and match.seq != expected_seq:
-            return None
         game = get_game(match)
-        state = game.load_state(match.state)
-        seats = _seats(match)
+        state = snap.state
+        seats = store.seats(match_id)  # fresh: presence decides whose turn is overdue
         picked = _pick_due(match, game, state, seats, now)
         if picked is None:
             due_before = match.due_at
-            _refresh_due(match, now)
+            _refresh_due(match, now, seats, state)
             if match.due_at != due_before:
-                match.save(update_fields=["due_at", "updated"])
+                match.updated = now
+                store.update_match(match, ["due_at", "updated"])
+                transaction.on_commit(lambda: frames.forget(match_id))
             return None
         seat, actor = picked
         # The CPU's randomness comes from the server-side seed: replays stay reproducible.
@@ -398,16 +409,50 @@ def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
         level = seat.cpu_level or default_level(game)
         before = game.to_act(state)
         action = game.cpu_action(state, seat.index, level, rng)
-        state, events = game.apply(state, seat.index, action)  # a GameError is an engine bug
-        row = _append(
-            match, kind="game", seat=seat.index, action=action, events=events, actor=actor
-        )
-        _finish_if_over(match, game, state)
-        _update_turns(match, game, state, seats, before, now)
-        match.state = game.dump_state(state)
-        match.save()
-        _after_commit(match, remember=(seats, state, [row]))
+        after, events = game.apply(state, seat.index, action)  # a GameError is an engine bug
+        _record_move(match, game, seats, seat.index, action, after, events, before, actor, now)
         return match.seq
+
+
+MOVE_FIELDS = ("seq", "state", "status", "turns", "due_at", "updated")
+
+
+def _record_move(
+    match: Match,
+    game: Game,
+    seats: list[Seat],
+    index: int,
+    action: Mapping[str, Any],
+    state: Any,
+    events: list[dict[str, Any]],
+    before: Iterable[int],
+    actor: str,
+    now: datetime,
+    action_id: str | None = None,
+) -> None:
+    """Inside the transaction that locked `match` at its seq: log the move, save the state.
+
+    `match` is this call's own copy (the process snapshot is never changed in place).
+    """
+    match.seq += 1
+    row = Action(
+        match_id=match.pk,
+        seq=match.seq,
+        kind=Action.Kind.GAME,
+        seat=index,
+        action=dict(action),
+        events=events,
+        actor=actor,
+        client_action_id=action_id,
+        created=now,
+    )
+    _finish_if_over(match, game, state)
+    _update_turns(match, game, state, seats, before, now)
+    match.state = game.dump_state(state)
+    match.updated = now
+    store.update_match(match, MOVE_FIELDS)
+    store.insert_action(row)
+    _after_commit(match, remember=(seats, state, [row]))
 
 
 def _finish_if_over(match: Match, game: Game, state: Any) -> None:
@@ -613,55 +658,107 @@ def submit_action(
     action_id: str | None = None,
     expected_seq: int | None = None,
 ) -> Applied:
-    """Apply one person's action, or refuse it with a MatchError/GameError (nothing changes)."""
+    """Apply one person's action, or refuse it with a MatchError/GameError (nothing changes).
+
+    The action is checked and applied to this process's snapshot of the match, then
+    written in one transaction that first locks the match row and confirms it is still
+    at the snapshot's seq. If another process moved first, the snapshot is read again
+    and the action decided again; a refusal made on a cached snapshot is also checked
+    against a fresh one before it is sent.
+    """
     held = list(held)
-    now = timezone.now()
-    with transaction.atomic():
-        match = _lock(match_id)
-        if action_id is not None:
-            done = Action.objects.filter(match=match, client_action_id=action_id).first()
-            if done is not None:
-                if done.seat not in held:
-                    raise MatchError("duplicate_action_id")
-                return Applied(done.seq, duplicate=True)
-        if match.status == Match.Status.WAITING:
-            raise MatchError("not_started")
-        if match.status == Match.Status.FINISHED:
-            raise MatchError("finished")
-        if not held:
-            raise MatchError("spectator")
-        if expected_seq is not None and expected_seq != match.seq:
-            raise MatchError("stale")
-        game = get_game(match)
-        state = game.load_state(match.state)
-        before = game.to_act(state)
-        index = _choose_seat(held, seat, before)
-        if index not in before:
-            raise gamekit.NotYourTurnError("not your turn")
+    snap, reloaded = frames.current(match_id), False
+    for _attempt in range(4):
+        now = timezone.now()
         try:
-            state, events = game.apply(state, index, action)
-        except GameError:
-            raise
-        except Exception as exc:
-            # An engine that trips over odd input refused it; log the kind, not the content.
-            log.warning("engine %s raised %s on an action", game.slug, type(exc).__name__)
-            raise gamekit.InvalidActionError("engine refused the action") from None
-        row = _append(
-            match,
-            kind="game",
-            seat=index,
-            action=action,
-            events=events,
-            actor=Action.Actor.HUMAN,
-            action_id=action_id,
-        )
-        _finish_if_over(match, game, state)
-        seats = _seats(match)
-        _update_turns(match, game, state, seats, before, now)
-        match.state = game.dump_state(state)
-        match.save()
-        _after_commit(match, remember=(seats, state, [row]))
-        return Applied(match.seq)
+            decision = _decide(snap, held, action, seat, action_id, expected_seq)
+        except (MatchError, GameError):
+            if not reloaded:
+                snap, reloaded = frames.current(match_id, fresh=True), True
+                continue
+            earlier = _logged(match_id, held, action_id)
+            if earlier is None:
+                raise
+            return earlier
+        if isinstance(decision, Applied):
+            return decision
+        index, state, events, before = decision
+        try:
+            with transaction.atomic():
+                if store.lock_seq(match_id) != snap.match.seq:
+                    raise _MovedOn
+                seats = store.seats(match_id)
+                match = copy.copy(snap.match)
+                _record_move(
+                    match, get_game(match), seats, index, action, state, events, before,
+                    Action.Actor.HUMAN, now, action_id,
+                )  # fmt: skip
+            return Applied(match.seq)
+        except _MovedOn:
+            snap, reloaded = frames.current(match_id, fresh=True), True
+        except IntegrityError:
+            earlier = _logged(match_id, held, action_id)  # the same id, logged before
+            if earlier is None:
+                raise
+            return earlier
+    raise MatchError("stale")  # other moves kept landing first; the client gets the view
+
+
+class _MovedOn(Exception):
+    """The match row's seq is not the snapshot's: another process moved first."""
+
+
+def _decide(
+    snap: frames.Snapshot,
+    held: list[int],
+    action: Mapping[str, Any],
+    seat: int | None,
+    action_id: str | None,
+    expected_seq: int | None,
+) -> Applied | tuple[int, Any, list[dict[str, Any]], tuple[int, ...]]:
+    """Check an action against a snapshot: a duplicate's Applied, or (seat, state, events,
+    who was to act before); raises MatchError/GameError to refuse it."""
+    match = snap.match
+    if action_id is not None:
+        for row in snap.rows:
+            if row.client_action_id == action_id:
+                return _duplicate(row, held)
+    if match.status == Match.Status.WAITING:
+        raise MatchError("not_started")
+    if match.status == Match.Status.FINISHED:
+        raise MatchError("finished")
+    if not held:
+        raise MatchError("spectator")
+    if expected_seq is not None and expected_seq != match.seq:
+        raise MatchError("stale")
+    game = get_game(match)
+    before = tuple(game.to_act(snap.state))
+    index = _choose_seat(held, seat, before)
+    if index not in before:
+        raise gamekit.NotYourTurnError("not your turn")
+    try:
+        state, events = game.apply(snap.state, index, action)
+    except GameError:
+        raise
+    except Exception as exc:
+        # An engine that trips over odd input refused it; log the kind, not the content.
+        log.warning("engine %s raised %s on an action", game.slug, type(exc).__name__)
+        raise gamekit.InvalidActionError("engine refused the action") from None
+    return index, state, events, before
+
+
+def _duplicate(row: Action, held: list[int]) -> Applied:
+    if row.seat not in held:
+        raise MatchError("duplicate_action_id")
+    return Applied(row.seq, duplicate=True)
+
+
+def _logged(match_id: Any, held: list[int], action_id: str | None) -> Applied | None:
+    """A retried action id found in the log (older than the snapshot's rows), or None."""
+    if action_id is None:
+        return None
+    row = Action.objects.filter(match_id=match_id, client_action_id=action_id).first()
+    return None if row is None else _duplicate(row, held)
 
 
 def resign(match_id: Any, held: Iterable[int], seat: int | None = None) -> int:

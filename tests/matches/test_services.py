@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 from datetime import timedelta
@@ -11,7 +12,7 @@ from django.db import connection
 from django.utils import timezone
 
 import gamekit
-from matches import services, tasks
+from matches import frames, services, store, tasks
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
 from tests.matches.helpers import a_legal_action, create, load
@@ -314,3 +315,61 @@ def test_a_realtime_game_where_several_seats_act_at_once_runs_through_the_same_p
     match = Match.objects.get(pk=match.id)
     assert match.status == Match.Status.FINISHED and several_at_once
     assert game.dump_state(services.replay(match)) == match.state
+
+
+# --- the move path: this process's snapshot, confirmed under the row lock -------------------
+
+
+def hidden_behind(match_id, stale):
+    """Put back a snapshot from before a move, as a process that missed that move has it."""
+    frames._store(stale)
+
+
+def test_a_move_made_by_another_process_is_noticed_under_the_lock():
+    match, _token = create(mode="hotseat")
+    stale = frames.current(match.id)
+    first = services.submit_action(match.id, [0, 1], {"type": "draw"}, action_id="there")
+    hidden_behind(match.id, stale)
+    _m, state = load(match.id)
+    (now_to_act,) = gamekit.registry.get(match.game).to_act(state)
+    (old_to_act,) = gamekit.registry.get(match.game).to_act(stale.state)
+    assert now_to_act != old_to_act
+    # The stale snapshot says it is old_to_act's turn: the lock finds the match moved on,
+    # the action is decided again on fresh data and refused. Nothing is written twice.
+    with pytest.raises(gamekit.NotYourTurnError):
+        services.submit_action(match.id, [0, 1], {"type": "draw"}, seat=old_to_act)
+    hidden_behind(match.id, stale)
+    # The stale snapshot says it is not now_to_act's turn: checked again before refusing.
+    applied = services.submit_action(match.id, [0, 1], {"type": "draw"}, seat=now_to_act)
+    assert applied.seq == first.seq + 1
+    match = Match.objects.get(pk=match.id)
+    assert list(match.actions.values_list("seq", "seat")) == [
+        (1, None), (2, old_to_act), (3, now_to_act),
+    ]  # fmt: skip
+    assert gamekit.registry.get(match.game).dump_state(services.replay(match)) == match.state
+
+
+def test_a_retry_older_than_the_snapshot_rows_is_still_applied_once():
+    match, _token = create(mode="hotseat", turns=20)
+    first = services.submit_action(match.id, [0, 1], {"type": "draw"}, action_id="early")
+    for n in range(3):
+        services.submit_action(match.id, [0, 1], {"type": "draw"}, action_id=f"later{n}")
+    snap = frames.current(match.id)
+    frames._store(dataclasses.replace(snap, rows=[]))  # the id is no longer in memory
+    again = services.submit_action(match.id, [0, 1], {"type": "draw"}, action_id="early")
+    assert again == services.Applied(first.seq, duplicate=True)
+    assert Match.objects.get(pk=match.id).seq == snap.match.seq  # the unique constraint held
+
+
+def test_seats_read_by_the_move_path_equal_the_orms():
+    match, _token = create(mode="friend", players=3)
+    services.join(match.invite_code)
+    services.presence(match.id, [0], +1)
+    services.presence(match.id, [1], +1)
+    services.presence(match.id, [1], -1)
+    fields = [f.attname for f in Seat._meta.concrete_fields]
+    fast = [{f: getattr(s, f) for f in fields} for s in store.seats(match.id)]
+    orm = [{f: getattr(s, f) for f in fields} for s in Seat.objects.filter(match=match)]
+    assert fast == orm
+    assert fast[0]["is_owner"] is True and fast[1]["disconnected_since"] is not None
+    assert all(isinstance(s["last_seen"], type(timezone.now())) for s in fast[:2])
