@@ -8,6 +8,14 @@ same server process(es), a bare echo consumer gets the same number of sockets an
 the same number of requests in flight (one per match) for the same time: that is
 the baseline, and our cost is printed as a ratio of it.
 
+Each N runs twice:
+- "flat out": every match acts again the moment its last move is acknowledged, so
+  the server is saturated; this gives the throughput (moves/s against echo msg/s).
+  Latency here is only queueing (N moves in flight / throughput).
+- "paced": each bot waits --think seconds (uniform in the range) before each move,
+  like a person drawing a card; this gives the round trip people feel at that load.
+  The echo baseline is paced the same way.
+
 Setups: "embedded" = one daphne process on the embedded defaults (SQLite file,
 in-memory channel layer); "scaleout" = two daphne processes sharing PostgreSQL
 (--database-url) and Redis (--redis-url), each match's bots split across both.
@@ -24,6 +32,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -187,8 +196,12 @@ async def ramp(openers, per_second: float) -> None:
     await asyncio.gather(*tasks)
 
 
-async def run_echo(ports: list[int], sockets: int, active: int, seconds: float, ramp_rate: float):
+async def run_echo(
+    ports: list[int], sockets: int, active: int, seconds: float, ramp_rate: float, think=None
+):
     from websockets.asyncio.client import connect
+
+    rng = random.Random(1)
 
     conns: list = [None] * sockets
 
@@ -206,6 +219,8 @@ async def run_echo(ports: list[int], sockets: int, active: int, seconds: float, 
     async def loop(k: int):
         n = 0
         while time.monotonic() < stop_at:
+            if think:
+                await asyncio.sleep(rng.uniform(*think))
             ws = conns[k * per + n % per]  # take turns over "its match's" sockets
             started = time.perf_counter()
             await ws.send('{"type":"ping"}')
@@ -221,8 +236,10 @@ async def run_echo(ports: list[int], sockets: int, active: int, seconds: float, 
     return rtts, elapsed
 
 
-async def run_matches(ports, matches, players, seconds, ramp_rate):
+async def run_matches(ports, matches, players, seconds, ramp_rate, think=None):
     from tests.matches.wsbot import Bot, draw_policy, hidden_hand_policy
+
+    rng = random.Random(2)
 
     bots = []
     for m in matches:
@@ -246,6 +263,10 @@ async def run_matches(ports, matches, players, seconds, ramp_rate):
                 except TimeoutError:
                     break
                 continue
+            if think:
+                await asyncio.sleep(rng.uniform(*think))
+                if time.monotonic() >= stop_at:
+                    break
             reply = await bot.act(seat)
             if reply["type"] == "ack":
                 last_ack[0] = time.monotonic()
@@ -278,6 +299,10 @@ def main() -> None:
     parser.add_argument("--settle", type=float, default=10, help="seconds between runs")
     parser.add_argument("--game", default="auto")
     parser.add_argument(
+        "--think", default="1,3", help="seconds a paced bot waits before a move: low,high"
+    )
+    parser.add_argument("--modes", default="flat,paced")
+    parser.add_argument(
         "--database-url",
         default=os.environ.get(
             "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/hyakunin_matches_bench"
@@ -289,11 +314,11 @@ def main() -> None:
     args = parser.parse_args()
     game_slug, settings_module = pick_game(args.game)
     counts = [int(n) for n in args.matches.split(",")]
-    age = os.environ.get("CONN_MAX_AGE", "default")
     print(f"game {game_slug}, {args.players} human bots per match, {args.seconds:.0f} s per run, "
-          f"{os.cpu_count()} CPUs; bots and servers share the machine; "
-          f"CONN_MAX_AGE={age} (PostgreSQL only)")  # fmt: skip
-    header = f"{'setup':9} {'N':>4} {'sockets':>7} | {'echo p50':>8} {'p99':>7} {'msg/s':>7} | {'move p50':>8} {'p99':>7} {'moves/s':>7} {'err':>4} | {'p50 x':>6} {'thru %':>6}"  # noqa: E501
+          f"{os.cpu_count()} CPUs; bots and servers share the machine")  # fmt: skip
+    think = tuple(float(x) for x in args.think.split(","))
+    print(f"paced: a bot waits {think[0]:g}-{think[1]:g} s before each of its moves")
+    header = f"{'setup':9} {'N':>4} {'mode':5} | {'echo p50':>8} {'p99':>7} {'msg/s':>6} | {'move p50':>8} {'p99':>7} {'moves/s':>7} {'err':>3} | {'p50 x':>6} {'thru %':>6}"  # noqa: E501
     print(header)
     print("-" * len(header))
     for kind in args.setups.split(","):
@@ -302,37 +327,42 @@ def main() -> None:
         setup.start()
         try:
             for n in counts:
-                matches = create_matches(setup, game_slug, n, args.players)
-                sockets = n * args.players
-                echo_rtts, echo_elapsed = asyncio.run(
-                    run_echo(setup.ports, sockets, n, args.seconds, args.ramp)
-                )
-                time.sleep(args.settle)  # let the echo sockets' closes drain
-                rtts, moves, elapsed, errors, _finished = asyncio.run(
-                    run_matches(setup.ports, matches, args.players, args.seconds, args.ramp)
-                )
-                time.sleep(args.settle)  # disconnects update presence in the database
-                echo_rate = len(echo_rtts) / echo_elapsed
-                move_rate = moves / elapsed
-                e50, e99, m50, m99 = (
-                    pct(echo_rtts, 0.5),
-                    pct(echo_rtts, 0.99),
-                    pct(rtts, 0.5),
-                    pct(rtts, 0.99),
-                )
-                print(
-                    f"{kind:9} {n:>4} {sockets:>7} | {e50:7.1f}ms {e99:6.1f}ms {echo_rate:7.0f} | "
-                    f"{m50:7.1f}ms {m99:6.1f}ms {move_rate:7.0f} {errors:>4} | "
-                    f"{m50 / e50:5.1f}x {100 * move_rate / echo_rate:5.0f}%"
-                )
-                sys.stdout.flush()
+                for mode in args.modes.split(","):
+                    pace = think if mode == "paced" else None
+                    run_one(setup, kind, n, mode, pace, args)
         finally:
             setup.stop()
     print(f"handshakes retried: {RETRIED[0]}")
-    print(
-        "p50 x: our median move round trip / echo's; thru %: our moves/s as a share of echo msg/s"
+    print("p50 x: our median move round trip / echo's at the same load;")
+    print("thru %: flat out, our moves/s as a share of echo's msg/s (paced: offered load)")
+    print("(a move also sends a state frame to each of the other seats)")
+
+
+def run_one(setup, kind, n, mode, think, args) -> None:
+    matches = create_matches(setup, game_slug, n, args.players)
+    sockets = n * args.players
+    echo_rtts, echo_elapsed = asyncio.run(
+        run_echo(setup.ports, sockets, n, args.seconds, args.ramp, think)
     )
-    print("(a move also sends one state frame to each of the other seats, built from the database)")
+    time.sleep(args.settle)  # let the echo sockets' closes drain
+    rtts, moves, elapsed, errors, _finished = asyncio.run(
+        run_matches(setup.ports, matches, args.players, args.seconds, args.ramp, think)
+    )
+    time.sleep(args.settle)  # disconnects update presence in the database
+    echo_rate = len(echo_rtts) / echo_elapsed
+    move_rate = moves / elapsed
+    e50, e99, m50, m99 = (
+        pct(echo_rtts, 0.5),
+        pct(echo_rtts, 0.99),
+        pct(rtts, 0.5),
+        pct(rtts, 0.99),
+    )
+    print(
+        f"{kind:9} {n:>4} {mode:5} | {e50:7.1f}ms {e99:6.1f}ms {echo_rate:6.0f} | "
+        f"{m50:7.1f}ms {m99:6.1f}ms {move_rate:7.0f} {errors:>3} | "
+        f"{m50 / e50:5.1f}x {100 * move_rate / echo_rate:5.0f}%"
+    )
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":
