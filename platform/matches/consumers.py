@@ -60,6 +60,7 @@ from matches import frames, services
 from matches.dbcall import db_call
 from matches.driver import driver
 from matches.errors import MatchError, message_for
+from matches.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
 
@@ -95,24 +96,6 @@ def _int(value: Any, optional: bool = True) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**31:
         raise BadFrame("bad_message")
     return value
-
-
-class TokenBucket:
-    """Per-connection rate limit: `rate` frames a second, bursts up to `burst`."""
-
-    def __init__(self, rate: float, burst: float):
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -224,12 +207,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.joined = True
         self.sent_seq = since
         await self.channel_layer.group_add(services.group_name(self.match_id), self.channel_name)
+        seq = None
         if held:
-            await self.call(services.presence, self.match_id, held, +1)
+            seq = await self.call(services.presence, self.match_id, held, +1)
         await self.send_json(
             {"type": "welcome", "v": PROTOCOL_VERSION, "seats": held, "spectator": not held}
         )
-        await self.push(force=True)
+        # After a presence change this process's snapshot is current: no second read.
+        await self.push(force=True, min_seq=seq)
 
     def _authorise(self, token: str | None) -> list[int]:
         from matches.models import Match

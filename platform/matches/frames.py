@@ -64,6 +64,19 @@ def remember(match: Match, seats: list[Seat], state: Any, new_rows: list[Action]
     _store(Snapshot(match, list(seats), state, rows))
 
 
+def remember_presence(match: Match, seats: list[Seat], tag: str | None) -> None:
+    """After a presence change in this process (same seq, new seats): keep the loaded state
+    and rows, take the new seats, and answer to the change's notice `tag` without a read."""
+    key = str(match.pk)
+    with _lock:
+        previous = _cache.get(key)
+    if previous is None or previous.match.seq != match.seq:
+        forget(match.pk)
+        return
+    _store(Snapshot(match, list(seats), previous.state, previous.rows, tag, previous.views,
+                    previous.texts))  # fmt: skip
+
+
 def forget(match_id: Any) -> None:
     with _lock:
         _cache.pop(str(match_id), None)

@@ -99,17 +99,18 @@ _deferred: ContextVar[list[tuple[str, dict[str, Any]]] | None] = ContextVar(
 )
 
 
-def notice(match_id: Any, seq: int, presence: bool = False) -> tuple[str, dict[str, Any]]:
+def notice(match_id: Any, seq: int, tag: str | None = None) -> tuple[str, dict[str, Any]]:
     message: dict[str, Any] = {"type": "match.notice", "match": str(match_id), "seq": seq}
-    if presence:
-        # Seats changed, seq did not: a fresh tag makes each process reload its snapshot once.
-        message["presence"] = secrets.token_hex(6)
+    if tag:
+        # Seats changed, seq did not: a new tag makes each process reload its snapshot once
+        # (the process that made the change has it already).
+        message["presence"] = tag
     return group_name(match_id), message
 
 
-def notify(match_id: Any, seq: int, presence: bool = False) -> None:
+def notify(match_id: Any, seq: int, tag: str | None = None) -> None:
     """Tell the match's group where it stands. Lost notices are healed by resync/ping."""
-    group, message = notice(match_id, seq, presence)
+    group, message = notice(match_id, seq, tag)
     collected = _deferred.get()
     if collected is not None:
         collected.append((group, message))
@@ -153,17 +154,24 @@ def group_name(match_id: Any) -> str:
 
 def _after_commit(
     match: Match,
-    presence: bool = False,
     remember: tuple[list[Seat], Any, list[Action]] | None = None,
+    presence: list[Seat] | None = None,
 ) -> None:
-    """After the commit: refresh this process's snapshot, tell the group, queue the timer."""
+    """After the commit: refresh this process's snapshot, tell the group, queue the timer.
+
+    `remember`: a move's (seats, state, new log rows); `presence`: the seats after a
+    presence change (seq unchanged); neither: this process's snapshot is dropped.
+    """
     match_id, seq, due_at = match.id, match.seq, match.due_at
+    tag = secrets.token_hex(6) if presence is not None else None
     if remember is not None:
         seats, state, rows = remember
         transaction.on_commit(lambda: frames.remember(match, seats, state, rows))
+    elif presence is not None:
+        transaction.on_commit(lambda: frames.remember_presence(match, presence, tag))
     else:
         transaction.on_commit(lambda: frames.forget(match_id))
-    transaction.on_commit(lambda: notify(match_id, seq, presence))
+    transaction.on_commit(lambda: notify(match_id, seq, tag))
     if due_at is not None and conf("CELERY", False):
         transaction.on_commit(lambda: _schedule_task(match_id, seq, due_at))
 
@@ -328,15 +336,18 @@ def _refresh_due(
     match.due_at = min(dues) if dues else None
 
 
-def presence(match_id: Any, seat_indices: Iterable[int], delta: int) -> None:
-    """A socket holding these seats opened (+1) or closed (-1)."""
+def presence(match_id: Any, seat_indices: Iterable[int], delta: int) -> int | None:
+    """A socket holding these seats opened (+1) or closed (-1). Returns the match's seq."""
     seat_indices = list(seat_indices)
     if not seat_indices:
-        return
+        return None
     now = timezone.now()
     with transaction.atomic():
         match = _lock(match_id)
-        for seat in Seat.objects.filter(match=match, index__in=seat_indices, kind="human"):
+        seats = _seats(match)
+        for seat in seats:
+            if seat.index not in seat_indices or seat.is_cpu:
+                continue
             seat.connections = max(0, seat.connections + delta)
             seat.last_seen = now
             if delta > 0:
@@ -345,9 +356,10 @@ def presence(match_id: Any, seat_indices: Iterable[int], delta: int) -> None:
             elif seat.connections == 0:
                 seat.disconnected_since = now
             seat.save(update_fields=["connections", "last_seen", "disconnected_since", "away_ms"])
-        _refresh_due(match, now)
+        _refresh_due(match, now, seats)
         match.save(update_fields=["due_at", "updated"])
-        _after_commit(match, presence=True)
+        _after_commit(match, presence=seats)
+        return match.seq
 
 
 def heartbeat(match_id: Any, seat_indices: Iterable[int]) -> None:

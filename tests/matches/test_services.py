@@ -373,3 +373,15 @@ def test_seats_read_by_the_move_path_equal_the_orms():
     assert fast == orm
     assert fast[0]["is_owner"] is True and fast[1]["disconnected_since"] is not None
     assert all(isinstance(s["last_seen"], type(timezone.now())) for s in fast[:2])
+
+
+def test_a_presence_change_refreshes_this_process_snapshot_without_a_read():
+    match, _token = create(mode="friend")
+    services.join(match.invite_code)  # two players: the match starts
+    frames.current(match.id)
+    seq, notices = services.collecting_notices(services.presence)(match.id, [1], +1)
+    ((_group, message),) = notices
+    # The other sockets of this process answer the notice from memory (no database call).
+    frame = frames.cached_frame(match.id, [0], seq, seq, message["presence"])
+    assert frame is not None
+    assert [s["connected"] for s in frame["match"]["seats"]] == [False, True]

@@ -12,6 +12,8 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
+from matches.ratelimit import TokenBucket
+
 Policy = Callable[[dict[str, Any], int], dict[str, Any]]
 _ids = itertools.count()
 
@@ -43,6 +45,7 @@ class Bot:
         self.acted_at: set[int] = set()  # seqs at which this bot sent an action
         self.sent: list[str] = []  # action ids, in order
         self.round_trips: list[float] = []
+        self.bucket = TokenBucket(rate=16, burst=32)
 
     async def open(self, since: int | None = None, origin: str | None = None) -> None:
         origin = origin or self.ws_url.replace("ws://", "http://").split("/play/")[0]
@@ -59,6 +62,10 @@ class Bot:
         await self.until(lambda f: f["type"] == "state")
 
     async def send(self, message: dict[str, Any]) -> None:
+        # Stay under the server's per-connection rate limit (20 frames/s, bursts of 40),
+        # as a well-behaved client does; flooding is tested on purpose elsewhere.
+        while not self.bucket.take():
+            await asyncio.sleep(0.02)
         await self.ws.send(json.dumps(message))
 
     async def recv(self, timeout: float = 30) -> dict[str, Any]:
@@ -89,20 +96,29 @@ class Bot:
         self.acted_at.add(self.seq)
         self.sent.append(action_id)
         started = time.perf_counter()
-        await self.send(
-            {
-                "type": "act",
-                "action": self.policy(self.view, seat),
-                "action_id": action_id,
-                "seat": seat,
-                "seq": self.seq,
-            }
-        )
-        reply = await self.until(
-            lambda f: (
-                f["type"] in ("ack", "error") and f.get("action_id", f.get("ref")) == action_id
+        message = {
+            "type": "act",
+            "action": self.policy(self.view, seat),
+            "action_id": action_id,
+            "seat": seat,
+            "seq": self.seq,
+        }
+        while True:
+            await self.send(message)
+            reply = await self.until(
+                lambda f: (
+                    (
+                        f["type"] in ("ack", "error")
+                        and f.get("action_id", f.get("ref")) == action_id
+                    )
+                    or f.get("code") == "rate_limited"
+                )
             )
-        )
+            if reply.get("code") != "rate_limited":
+                break
+            # The server dropped the frame (DESIGN: per-connection rate limit): wait for
+            # the bucket to refill and send it again; the action id keeps it idempotent.
+            await asyncio.sleep(0.5)
         self.round_trips.append(time.perf_counter() - started)
         return reply
 
