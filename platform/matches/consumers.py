@@ -105,6 +105,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.joined = False
         self.sent_seq: int | None = None
         self.last_room: Any = None
+        self.seen_snapshot: frames.Snapshot | None = None  # the last one a frame came from
         self.lang = self._language()
         self.bucket = TokenBucket(services.conf("RATE_PER_S", 20), services.conf("RATE_BURST", 40))
         self.last_limit_error = 0.0
@@ -322,10 +323,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """The group says the match is at seq S: send this seat's own view if it is news."""
         seq = message.get("seq", 0)
         tag = message.get("presence")
+        tag = tag if isinstance(tag, str) else None
         if self.sent_seq is not None and seq <= self.sent_seq and not tag:
             return
+        seen = self.seen_snapshot
+        if (
+            seen is not None
+            and frames.peek(self.match_id) is seen
+            and seq <= seen.match.seq
+            and (tag is None or tag in seen.tags)
+        ):
+            return  # a burst of notices (a reconnect storm): this one was answered already
         with translation.override(self.lang), contextlib.suppress(MatchError):
-            await self.push(min_seq=seq, tag=tag if isinstance(tag, str) else None)
+            await self.push(min_seq=seq, tag=tag)
 
     async def push(
         self, force: bool = False, min_seq: int | None = None, tag: str | None = None
@@ -333,11 +343,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """Send what this connection has not seen. With `min_seq` the process's snapshot
         is used when it is at least that recent; without, the database is read."""
         frame = None
+        self.seen_snapshot = None
         if min_seq is not None:  # the common case: no database, no thread hop
+            # Taken before the frame is built: if the cache moves on meanwhile, the next
+            # notice is answered again (never skipped on a snapshot this frame did not show).
+            self.seen_snapshot = frames.peek(self.match_id)
             frame = frames.cached_frame(
                 self.match_id, self.held, self.sent_seq, min_seq, tag, lang=self.lang
             )
         if frame is None:
+            self.seen_snapshot = None
             frame = await db_call(frames.build_frame)(
                 self.match_id,
                 self.held,

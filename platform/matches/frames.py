@@ -34,7 +34,9 @@ class Snapshot:
     seats: list[Seat]
     state: Any  # the game's loaded state, or None before the start
     rows: list[Action]  # contiguous log rows ending at match.seq (maybe fewer than all)
-    tag: str | None = None  # the presence notice this was loaded for
+    # Presence notices this snapshot already reflects (a change made in this process, or
+    # the notice it was loaded for); a notice with another tag means "read again".
+    tags: frozenset[str] = frozenset()
     views: dict[Any, Any] = field(default_factory=dict)  # seat -> view, computed once
     texts: dict[Any, list[str]] = field(default_factory=dict)  # log line in words, per language
 
@@ -59,22 +61,23 @@ def remember(match: Match, seats: list[Seat], state: Any, new_rows: list[Action]
     with _lock:
         previous = _cache.get(key)
     rows = list(new_rows)
+    tags: frozenset[str] = frozenset()
     if previous is not None and previous.match.seq == match.seq - len(new_rows):
         rows = (previous.rows + rows)[-KEEP_ROWS:]
-    _store(Snapshot(match, list(seats), state, rows))
+        tags = previous.tags  # the seats were read again under the lock: still reflected
+    _store(Snapshot(match, list(seats), state, rows, tags))
 
 
-def remember_presence(match: Match, seats: list[Seat], tag: str | None) -> None:
-    """After a presence change in this process (same seq, new seats): keep the loaded state
-    and rows, take the new seats, and answer to the change's notice `tag` without a read."""
-    key = str(match.pk)
+def remember_presence(match: Match, seats: list[Seat], tag: str, base: Snapshot) -> None:
+    """After a presence change in this process (same seq, new seats): the state and rows of
+    `base` (the snapshot at this seq), the new seats, and the change's notice `tag`, so
+    this process's sockets answer that notice without a read."""
     with _lock:
-        previous = _cache.get(key)
-    if previous is None or previous.match.seq != match.seq:
-        forget(match.pk)
-        return
-    _store(Snapshot(match, list(seats), previous.state, previous.rows, tag, previous.views,
-                    previous.texts))  # fmt: skip
+        previous = _cache.get(str(match.pk))
+    tags = frozenset([tag])
+    if previous is not None and previous.match.seq == match.seq:
+        tags |= previous.tags
+    _store(Snapshot(match, list(seats), base.state, base.rows, tags, base.views, base.texts))
 
 
 def forget(match_id: Any) -> None:
@@ -82,22 +85,33 @@ def forget(match_id: Any) -> None:
         _cache.pop(str(match_id), None)
 
 
-def _load(match_id: Any, tag: str | None) -> Snapshot:
+def read(match: Match, seats: list[Seat]) -> Snapshot:
+    """A snapshot of `match` (read, not stored): its loaded state and recent log rows."""
     from matches.services import get_game
 
-    try:
-        match = Match.objects.get(pk=match_id)
-    except (Match.DoesNotExist, ValueError):
-        raise MatchError("not_found") from None
     game = get_game(match)
-    seats = list(Seat.objects.filter(match=match).order_by("index"))
     state = game.load_state(match.state) if match.state is not None else None
     # Bounded above too: rows committed after the match row was read belong to a later snapshot.
     recent = Action.objects.filter(
         match=match, seq__gt=max(0, match.seq - KEEP_ROWS), seq__lte=match.seq
     )
-    rows = list(recent.order_by("seq"))
-    return _store(Snapshot(match, seats, state, rows, tag))
+    return Snapshot(match, list(seats), state, list(recent.order_by("seq")))
+
+
+def _load(match_id: Any, tag: str | None) -> Snapshot:
+    try:
+        match = Match.objects.get(pk=match_id)
+    except (Match.DoesNotExist, ValueError):
+        raise MatchError("not_found") from None
+    snap = read(match, list(Seat.objects.filter(match=match).order_by("index")))
+    # What earlier notices changed is committed, so this read reflects it too.
+    with _lock:
+        previous = _cache.get(str(match_id))
+    if previous is not None:
+        snap.tags = previous.tags
+    if tag:
+        snap.tags = snap.tags | {tag}
+    return _store(snap)
 
 
 def current(match_id: Any, fresh: bool = False) -> Snapshot:
@@ -122,7 +136,7 @@ def snapshot(
             cached is not None
             and min_seq is not None
             and cached.match.seq >= min_seq
-            and (tag is None or cached.tag == tag)
+            and (tag is None or tag in cached.tags)
         ):
             return cached
     return _load(match_id, tag)
@@ -180,6 +194,12 @@ def room_info(
     return info
 
 
+def peek(match_id: Any) -> Snapshot | None:
+    """This process's snapshot of the match, if it has one (no database)."""
+    with _lock:
+        return _cache.get(str(match_id))
+
+
 def cached_frame(
     match_id: Any,
     held: list[int],
@@ -194,7 +214,7 @@ def cached_frame(
     """
     with _lock:
         snap = _cache.get(str(match_id))
-    if snap is None or snap.match.seq < min_seq or (tag is not None and snap.tag != tag):
+    if snap is None or snap.match.seq < min_seq or (tag is not None and tag not in snap.tags):
         return None
     if since is not None and since < snap.match.seq:
         first_cached = snap.rows[0].seq if snap.rows else snap.match.seq + 1

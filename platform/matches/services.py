@@ -155,12 +155,12 @@ def group_name(match_id: Any) -> str:
 def _after_commit(
     match: Match,
     remember: tuple[list[Seat], Any, list[Action]] | None = None,
-    presence: list[Seat] | None = None,
+    presence: tuple[list[Seat], frames.Snapshot] | None = None,
 ) -> None:
     """After the commit: refresh this process's snapshot, tell the group, queue the timer.
 
     `remember`: a move's (seats, state, new log rows); `presence`: the seats after a
-    presence change (seq unchanged); neither: this process's snapshot is dropped.
+    presence change and the snapshot at this seq; neither: the process's snapshot is dropped.
     """
     match_id, seq, due_at = match.id, match.seq, match.due_at
     tag = secrets.token_hex(6) if presence is not None else None
@@ -168,7 +168,8 @@ def _after_commit(
         seats, state, rows = remember
         transaction.on_commit(lambda: frames.remember(match, seats, state, rows))
     elif presence is not None:
-        transaction.on_commit(lambda: frames.remember_presence(match, presence, tag))
+        seats, base = presence
+        transaction.on_commit(lambda: frames.remember_presence(match, seats, tag, base))
     else:
         transaction.on_commit(lambda: frames.forget(match_id))
     transaction.on_commit(lambda: notify(match_id, seq, tag))
@@ -358,7 +359,10 @@ def presence(match_id: Any, seat_indices: Iterable[int], delta: int) -> int | No
             seat.save(update_fields=["connections", "last_seen", "disconnected_since", "away_ms"])
         _refresh_due(match, now, seats)
         match.save(update_fields=["due_at", "updated"])
-        _after_commit(match, presence=seats)
+        cached = frames.peek(match.pk)
+        # Under the lock the log cannot move: a snapshot read now is this seq's.
+        base = cached if cached and cached.match.seq == match.seq else frames.read(match, seats)
+        _after_commit(match, presence=(seats, base))
         return match.seq
 
 
