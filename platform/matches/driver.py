@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-
-from channels.layers import get_channel_layer
+import secrets
 
 from matches import services
 from matches.dbcall import db_call
@@ -78,11 +77,8 @@ class LocalDriver:
         )()
         if row is None:
             return
-        layer = get_channel_layer()
-        await layer.group_send(
-            services.group_name(match_id),
-            {"type": "match.notice", "match": match_id, "seq": row[0], "presence": "driver"},
-        )
+        # A new tag each time: every process reads the match again (and re-arms its timer).
+        await services.send_notices([services.notice(match_id, row[0], secrets.token_hex(6))])
 
 
 driver = LocalDriver()
