@@ -324,6 +324,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         seq = message.get("seq", 0)
         tag = message.get("presence")
         tag = tag if isinstance(tag, str) else None
+        if isinstance(message.get("move"), dict):
+            frames.catch_up(self.match_id, message["move"])
         if self.sent_seq is not None and seq <= self.sent_seq and not tag:
             return
         seen = self.seen_snapshot

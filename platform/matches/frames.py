@@ -10,11 +10,14 @@ computed per seat by the game's `view`; only the raw snapshot is shared.
 
 from __future__ import annotations
 
+import copy
+import json
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.utils import timezone, translation
@@ -22,6 +25,8 @@ from django.utils import timezone, translation
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
 from matches.text import describe_room_events
+
+log = logging.getLogger(__name__)
 
 EVENTS_LIMIT = 500  # a client further behind than this gets a full reset instead of events
 KEEP_ROWS = 64  # recent log rows kept with a snapshot
@@ -78,6 +83,63 @@ def remember_presence(match: Match, seats: list[Seat], tag: str, base: Snapshot)
     if previous is not None and previous.match.seq == match.seq:
         tags |= previous.tags
     _store(Snapshot(match, list(seats), base.state, base.rows, tags, base.views, base.texts))
+
+
+def move_notice(match: Match, row: Action) -> dict[str, Any]:
+    """What a move's notice carries for other processes (never sent to a client as is)."""
+    due = match.due_at
+    return {
+        "seq": row.seq,
+        "seat": row.seat,
+        "action": row.action,
+        "events": row.events,
+        "actor": row.actor,
+        "action_id": row.client_action_id,
+        "status": match.status,
+        "turns": match.turns,
+        "due_at": None if due is None else due.timestamp(),
+    }
+
+
+def catch_up(match_id: Any, move: Mapping[str, Any]) -> None:
+    """Another process's move, from its notice: advance this process's snapshot by running
+    the logged action through the engine (pure and deterministic) instead of reading the
+    database. Anything unexpected just drops the snapshot; the next frame reads it."""
+    from matches.services import get_game
+
+    key = str(match_id)
+    with _lock:
+        snap = _cache.get(key)
+    if snap is None or snap.state is None or snap.match.seq != move.get("seq", 0) - 1:
+        return  # already there (a move of this process), or too far behind: read when needed
+    try:
+        game = get_game(snap.match)
+        state, events = game.apply(snap.state, move["seat"], move["action"])
+        if _canonical(events) != _canonical(move["events"]):
+            raise ValueError("the engine gave other events than the log")
+        match = copy.copy(snap.match)
+        match.seq, match.status, match.turns = move["seq"], move["status"], move["turns"]
+        due = move["due_at"]
+        match.due_at = None if due is None else datetime.fromtimestamp(due, tz=UTC)
+        match.state = game.dump_state(state)
+        row = Action(
+            match_id=snap.match.pk, seq=match.seq, kind=Action.Kind.GAME, seat=move["seat"],
+            action=move["action"], events=move["events"], actor=move["actor"],
+            client_action_id=move["action_id"],
+        )  # fmt: skip
+    except Exception as exc:
+        log.warning("could not follow a move from its notice: %s", type(exc).__name__)
+        forget(match_id)
+        return
+    caught = Snapshot(match, snap.seats, state, [*snap.rows, row][-KEEP_ROWS:], snap.tags)
+    with _lock:
+        if _cache.get(key) is snap:  # unless this process moved the snapshot meanwhile
+            _cache[key] = caught
+            _cache.move_to_end(key)
+
+
+def _canonical(events: Any) -> str:
+    return json.dumps(events, sort_keys=True, default=list)
 
 
 def forget(match_id: Any) -> None:

@@ -99,8 +99,13 @@ _deferred: ContextVar[list[tuple[str, dict[str, Any]]] | None] = ContextVar(
 )
 
 
-def notice(match_id: Any, seq: int, tag: str | None = None) -> tuple[str, dict[str, Any]]:
+def notice(
+    match_id: Any, seq: int, tag: str | None = None, move: dict[str, Any] | None = None
+) -> tuple[str, dict[str, Any]]:
     message: dict[str, Any] = {"type": "match.notice", "match": str(match_id), "seq": seq}
+    if move is not None:
+        # The committed log row: other processes follow the move without a read.
+        message["move"] = move
     if tag:
         # Seats changed, seq did not: a new tag makes each process reload its snapshot once
         # (the process that made the change has it already).
@@ -108,9 +113,11 @@ def notice(match_id: Any, seq: int, tag: str | None = None) -> tuple[str, dict[s
     return group_name(match_id), message
 
 
-def notify(match_id: Any, seq: int, tag: str | None = None) -> None:
+def notify(
+    match_id: Any, seq: int, tag: str | None = None, move: dict[str, Any] | None = None
+) -> None:
     """Tell the match's group where it stands. Lost notices are healed by resync/ping."""
-    group, message = notice(match_id, seq, tag)
+    group, message = notice(match_id, seq, tag, move)
     collected = _deferred.get()
     if collected is not None:
         collected.append((group, message))
@@ -164,15 +171,18 @@ def _after_commit(
     """
     match_id, seq, due_at = match.id, match.seq, match.due_at
     tag = secrets.token_hex(6) if presence is not None else None
+    move = None
     if remember is not None:
         seats, state, rows = remember
         transaction.on_commit(lambda: frames.remember(match, seats, state, rows))
+        if len(rows) == 1 and rows[0].kind == Action.Kind.GAME:
+            move = frames.move_notice(match, rows[0])
     elif presence is not None:
         seats, base = presence
         transaction.on_commit(lambda: frames.remember_presence(match, seats, tag, base))
     else:
         transaction.on_commit(lambda: frames.forget(match_id))
-    transaction.on_commit(lambda: notify(match_id, seq, tag))
+    transaction.on_commit(lambda: notify(match_id, seq, tag, move))
     if due_at is not None and conf("CELERY", False):
         transaction.on_commit(lambda: _schedule_task(match_id, seq, due_at))
 

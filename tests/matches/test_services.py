@@ -385,3 +385,28 @@ def test_a_presence_change_refreshes_this_process_snapshot_without_a_read():
     frame = frames.cached_frame(match.id, [0], seq, seq, message["presence"])
     assert frame is not None
     assert [s["connected"] for s in frame["match"]["seats"]] == [False, True]
+
+
+def test_another_process_follows_a_move_from_its_notice_without_a_read():
+    match, _token = create(mode="hotseat", turns=20)
+    behind = frames.current(match.id)  # the other process's snapshot, one move behind
+    applied, notices = services.collecting_notices(services.submit_action)(
+        match.id, [0, 1], {"type": "draw"}, action_id="m1"
+    )
+    ((_group, message),) = notices
+    hidden_behind(match.id, behind)
+    frames.catch_up(match.id, message["move"])
+    followed = frames.peek(match.id)
+    stored = Match.objects.get(pk=match.id)
+    game = gamekit.registry.get(match.game)
+    assert followed.match.seq == applied.seq == stored.seq
+    assert game.dump_state(followed.state) == stored.state
+    assert (followed.match.turns, followed.match.due_at) == (stored.turns, stored.due_at)
+    frame = frames.cached_frame(match.id, [0, 1], applied.seq - 1, applied.seq)
+    assert [e["seq"] for e in frame["events"]] == [applied.seq]
+    # Already there (its own move): nothing changes. Events that differ: read again.
+    frames.catch_up(match.id, message["move"])
+    assert frames.peek(match.id) is followed
+    hidden_behind(match.id, behind)
+    frames.catch_up(match.id, {**message["move"], "events": [{"type": "something else"}]})
+    assert frames.peek(match.id) is None
