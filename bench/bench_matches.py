@@ -15,6 +15,8 @@ Each N runs twice:
 - "paced": each bot waits --think seconds (uniform in the range) before each move,
   like a person drawing a card; this gives the round trip people feel at that load.
   The echo baseline is paced the same way.
+Moves (and echoes) are timed from --warmup seconds after every socket has opened, so
+the figures are the steady state, not the connection storm of the ramp.
 
 Setups: "embedded" = one daphne process on the embedded defaults (SQLite file,
 in-memory channel layer); "scaleout" = two daphne processes sharing PostgreSQL
@@ -166,6 +168,19 @@ print(json.dumps(out))
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def end_matches(setup: Setup, matches: list[dict]) -> None:
+    """Finish a run's matches: their bots have gone, and 45 s later the server would start
+    playing the absent players' turns in the middle of the next run."""
+    ids = [m["id"] for m in matches]
+    code = f"""
+import django
+django.setup()
+from matches.models import Match
+Match.objects.filter(pk__in={ids!r}).update(status="finished", due_at=None)
+"""
+    subprocess.run([PY, "-c", code], env=setup.env, cwd=ROOT, check=True)
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -197,7 +212,13 @@ async def ramp(openers, per_second: float) -> None:
 
 
 async def run_echo(
-    ports: list[int], sockets: int, active: int, seconds: float, ramp_rate: float, think=None
+    ports: list[int],
+    sockets: int,
+    active: int,
+    seconds: float,
+    ramp_rate: float,
+    think=None,
+    warmup: float = 0,
 ):
     from websockets.asyncio.client import connect
 
@@ -213,7 +234,8 @@ async def run_echo(
 
     await ramp([lambda i=i: opener(i) for i in range(sockets)], ramp_rate)
     rtts: list[float] = []
-    stop_at = time.monotonic() + seconds
+    measure_from = time.perf_counter() + warmup
+    stop_at = time.monotonic() + warmup + seconds
     per = sockets // active
 
     async def loop(k: int):
@@ -225,18 +247,18 @@ async def run_echo(
             started = time.perf_counter()
             await ws.send('{"type":"ping"}')
             await ws.recv()
-            rtts.append(time.perf_counter() - started)
+            if started >= measure_from:
+                rtts.append(time.perf_counter() - started)
             n += 1
 
-    started = time.monotonic()
     await asyncio.gather(*(loop(k) for k in range(active)))
-    elapsed = time.monotonic() - started
+    elapsed = seconds
     for ws in conns:
         await ws.close()
     return rtts, elapsed
 
 
-async def run_matches(ports, matches, players, seconds, ramp_rate, think=None):
+async def run_matches(ports, matches, players, seconds, ramp_rate, think=None, warmup=0.0):
     from tests.matches.wsbot import Bot, draw_policy, hidden_hand_policy
 
     rng = random.Random(2)
@@ -248,7 +270,8 @@ async def run_matches(ports, matches, players, seconds, ramp_rate, think=None):
             policy = draw_policy if game_slug == "bozu" else hidden_hand_policy
             bots.append(Bot(f"ws://127.0.0.1:{port}/play/{m['id']}/ws/", token, policy))
     await ramp([lambda b=b: b.open(since=0) for b in bots], ramp_rate)
-    stop_at = time.monotonic() + seconds
+    measure_from = time.perf_counter() + warmup
+    stop_at = time.monotonic() + warmup + seconds
     last_ack = [time.monotonic()]
 
     async def run(bot):
@@ -271,11 +294,17 @@ async def run_matches(ports, matches, players, seconds, ramp_rate, think=None):
             if reply["type"] == "ack":
                 last_ack[0] = time.monotonic()
 
-    started = time.monotonic()
+    window_start = time.monotonic() + warmup
     await asyncio.gather(*(run(b) for b in bots))
-    elapsed = max(0.001, last_ack[0] - started)
-    rtts = [rtt for b in bots for rtt in b.round_trips]
-    moves = sum(1 for b in bots for f in b.frames if f["type"] == "ack")
+    # Matches that end early stop the clock at the last ack (flat out, a Bozu game is short).
+    elapsed = max(0.001, min(seconds, last_ack[0] - window_start))
+    rtts = [
+        rtt
+        for b in bots
+        for rtt, sent in zip(b.round_trips, b.round_trip_starts, strict=True)
+        if sent >= measure_from
+    ]
+    moves = len(rtts)
     errors = sum(1 for b in bots for f in b.frames if f["type"] == "error")
     finished = sum(1 for b in bots[::players] if b.room.get("status") == "finished")
     for b in bots:
@@ -303,6 +332,12 @@ def main() -> None:
     )
     parser.add_argument("--modes", default="flat,paced")
     parser.add_argument(
+        "--warmup",
+        type=float,
+        default=3,
+        help="seconds after the sockets are open before moves are timed (connect storm)",
+    )
+    parser.add_argument(
         "--database-url",
         default=os.environ.get(
             "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/hyakunin_matches_bench"
@@ -317,7 +352,8 @@ def main() -> None:
     print(f"game {game_slug}, {args.players} human bots per match, {args.seconds:.0f} s per run, "
           f"{os.cpu_count()} CPUs; bots and servers share the machine")  # fmt: skip
     think = tuple(float(x) for x in args.think.split(","))
-    print(f"paced: a bot waits {think[0]:g}-{think[1]:g} s before each of its moves")
+    print(f"paced: a bot waits {think[0]:g}-{think[1]:g} s before each of its moves; "
+          f"timed from {args.warmup:g} s after the sockets opened")  # fmt: skip
     header = f"{'setup':9} {'N':>4} {'mode':5} | {'echo p50':>8} {'p99':>7} {'msg/s':>6} | {'move p50':>8} {'p99':>7} {'moves/s':>7} {'err':>3} | {'p50 x':>6} {'thru %':>6}"  # noqa: E501
     print(header)
     print("-" * len(header))
@@ -342,12 +378,13 @@ def run_one(setup, kind, n, mode, think, args) -> None:
     matches = create_matches(setup, game_slug, n, args.players)
     sockets = n * args.players
     echo_rtts, echo_elapsed = asyncio.run(
-        run_echo(setup.ports, sockets, n, args.seconds, args.ramp, think)
+        run_echo(setup.ports, sockets, n, args.seconds, args.ramp, think, args.warmup)
     )
     time.sleep(args.settle)  # let the echo sockets' closes drain
     rtts, moves, elapsed, errors, _finished = asyncio.run(
-        run_matches(setup.ports, matches, args.players, args.seconds, args.ramp, think)
+        run_matches(setup.ports, matches, args.players, args.seconds, args.ramp, think, args.warmup)
     )
+    end_matches(setup, matches)
     time.sleep(args.settle)  # disconnects update presence in the database
     echo_rate = len(echo_rtts) / echo_elapsed
     move_rate = moves / elapsed

@@ -45,6 +45,7 @@ class Bot:
         self.acted_at: set[int] = set()  # seqs at which this bot sent an action
         self.sent: list[str] = []  # action ids, in order
         self.round_trips: list[float] = []
+        self.round_trip_starts: list[float] = []  # perf_counter() when each was sent
         self.bucket = TokenBucket(rate=16, burst=32)
 
     async def open(self, since: int | None = None, origin: str | None = None) -> None:
@@ -120,6 +121,7 @@ class Bot:
             # the bucket to refill and send it again; the action id keeps it idempotent.
             await asyncio.sleep(0.5)
         self.round_trips.append(time.perf_counter() - started)
+        self.round_trip_starts.append(started)
         return reply
 
     async def play(
