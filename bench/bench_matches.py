@@ -268,7 +268,8 @@ async def run_matches(ports, matches, players, seconds, ramp_rate, think=None, w
         for seat, token in enumerate(m["tokens"]):
             port = ports[seat % len(ports)]  # a match's players on different processes
             policy = draw_policy if game_slug == "bozu" else hidden_hand_policy
-            bots.append(Bot(f"ws://127.0.0.1:{port}/play/{m['id']}/ws/", token, policy))
+            url = f"ws://127.0.0.1:{port}/play/{m['id']}/ws/"
+            bots.append(Bot(url, token, policy, keep_frames=False))
     await ramp([lambda b=b: b.open(since=0) for b in bots], ramp_rate)
     measure_from = time.perf_counter() + warmup
     stop_at = time.monotonic() + warmup + seconds
@@ -305,7 +306,7 @@ async def run_matches(ports, matches, players, seconds, ramp_rate, think=None, w
         if sent >= measure_from
     ]
     moves = len(rtts)
-    errors = sum(1 for b in bots for f in b.frames if f["type"] == "error")
+    errors = sum(b.errors for b in bots)
     finished = sum(1 for b in bots[::players] if b.room.get("status") == "finished")
     for b in bots:
         await b.close()

@@ -1,11 +1,12 @@
 """What a client is sent: its own seat's view, the room, and the log entries it missed.
 
 A per-process snapshot cache keeps the latest (match, seats, state, recent log rows)
-of each match, so the sockets of one match in one process share one database read
-per change instead of one each. A change made in this process fills the cache
-straight from the committed transaction; a change made elsewhere is noticed by a
-notice with a higher seq (or a new presence tag) and reloads it. Views are always
-computed per seat by the game's `view`; only the raw snapshot is shared.
+of each match, shared by the sockets of that match in this process. A change made in
+this process fills the cache straight from the committed transaction; another
+process's move is followed from its notice (`catch_up`); anything else (a presence
+change elsewhere, a room change, a gap) is noticed by its notice's seq or presence tag
+and read again, once per process. Views are always computed per seat by the game's
+`view`; only the raw snapshot is shared (docs/matches.md, "Frames").
 """
 
 from __future__ import annotations

@@ -2,11 +2,14 @@
 
 The rules every function here keeps:
 - The match row is locked (`select_for_update`; SQLite serialises writers instead)
-  before anything is read, so two requests on one match are applied one after the other.
+  before anything is written, so two requests on one match are applied one after the
+  other. Moves are decided on the process snapshot first and confirm its seq under the
+  lock (see submit_action).
 - A change appends a row to the action log, bumps `Match.seq` and stores the new state
   snapshot in the same transaction. Only after the commit (`transaction.on_commit`) is
-  the match's group told "match M is at seq S"; each consumer then builds its own
-  seat's view. No notice carries game data.
+  the match's group told "match M is at seq S" (a move's notice also carries its log
+  row, for other processes' snapshots); each consumer then builds its own seat's view.
+  Nothing in a notice is sent to a client as it is.
 - Server-side moves (CPU seats, disconnected players) name the `seq` they were
   scheduled for and are dropped if the match has moved on: at most once.
 """

@@ -30,14 +30,23 @@ def draw_policy(view: dict[str, Any], seat: int) -> dict[str, Any]:
 
 class Bot:
     def __init__(
-        self, ws_url: str, token: str | None, policy: Policy = draw_policy, name: str = ""
+        self,
+        ws_url: str,
+        token: str | None,
+        policy: Policy = draw_policy,
+        name: str = "",
+        keep_frames: bool = True,
     ):
         self.ws_url = ws_url
         self.token = token
         self.policy = policy
         self.name = name or f"bot{next(_ids)}"
         self.ws: Any = None
+        # Every frame, for tests to inspect; a benchmark keeps none (`keep_frames=False`):
+        # a load generator hoarding parsed frames pauses for its own garbage collection.
+        self.keep_frames = keep_frames
         self.frames: list[dict[str, Any]] = []
+        self.errors = 0
         self.seq: int | None = None
         self.view: Any = None
         self.room: dict[str, Any] = {}
@@ -71,7 +80,10 @@ class Bot:
 
     async def recv(self, timeout: float = 30) -> dict[str, Any]:
         frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
-        self.frames.append(frame)
+        if self.keep_frames:
+            self.frames.append(frame)
+        if frame["type"] == "error":
+            self.errors += 1
         if frame["type"] == "state":
             self.seq, self.view, self.room = frame["seq"], frame["view"], frame["match"]
         elif frame["type"] == "room":
