@@ -22,7 +22,7 @@ Setups: "embedded" = one daphne process on the embedded defaults (SQLite file,
 in-memory channel layer); "scaleout" = two daphne processes sharing PostgreSQL
 (--database-url) and Redis (--redis-url), each match's bots split across both.
 
-  /work/main/.venv/bin/python bench/bench_matches.py --matches 50,200 --seconds 15
+  .venv/bin/python bench/bench_matches.py --matches 50,200,500 --seconds 15 --settle 5
 
 Prints figures, asserts nothing (DESIGN.md §6). Connections are ramped (--ramp per
 second) because daphne drops handshakes in a connection storm (DESIGN.md §7).
