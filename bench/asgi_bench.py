@@ -1,7 +1,12 @@
-"""The site's ASGI app plus a bare echo consumer, so the benchmark measures both in one process.
+"""The site's ASGI app plus two baseline consumers, so the benchmark measures all three
+in one process.
 
 Used only by bench/bench_matches.py (daphne bench.asgi_bench:application).
 """
+
+import functools
+import json
+import os
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import ProtocolTypeRouter, URLRouter
@@ -11,19 +16,69 @@ from django.urls import path
 from config.asgi import django_asgi_app  # builds Django first
 from config.routing import websocket_urlpatterns
 
+PROBE = bool(os.environ.get("BENCH_PROBE"))
+if PROBE:
+    from bench import probe
+
+    probe.install()
+
 
 class EchoConsumer(AsyncWebsocketConsumer):
     """The baseline: accept, send every text frame straight back."""
 
+    async def connect(self):
+        if PROBE:
+            probe.watch()
+        await self.accept()
+
     async def receive(self, text_data=None, bytes_data=None):
         await self.send(text_data=text_data)
+
+
+@functools.cache
+def frame_of(size: int) -> str:
+    """A JSON text frame of `size` bytes (at least 26): as big as a real state frame."""
+    return json.dumps({"type": "state", "pad": "x" * max(0, size - 26)})
+
+
+class FanoutConsumer(AsyncWebsocketConsumer):
+    """The floor under a move: a move's frames without the game, the database or views.
+
+    A socket of group G sends one frame. The group is told through the channel layer;
+    every member (the sender too) sends a frame of a state frame's size, and the sender
+    an ack: 1 frame in, 5 out and 4 group deliveries, as a move in a 4-seat match.
+    What a move costs beyond this is the match server's own work.
+    """
+
+    async def connect(self):
+        kwargs = self.scope["url_route"]["kwargs"]
+        self.group = f"fanout-{kwargs['group']}"
+        self.frame = frame_of(kwargs["size"])
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        await self.channel_layer.group_send(self.group, {"type": "fan.out"})
+        await self.send(text_data='{"type":"ack"}')
+
+    async def fan_out(self, message):
+        await self.send(text_data=self.frame)
 
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            URLRouter([path("bench/echo/", EchoConsumer.as_asgi()), *websocket_urlpatterns])
+            URLRouter(
+                [
+                    path("bench/echo/", EchoConsumer.as_asgi()),
+                    path("bench/fanout/<int:group>/<int:size>/", FanoutConsumer.as_asgi()),
+                    *websocket_urlpatterns,
+                ]
+            )
         ),
     }
 )

@@ -1,12 +1,18 @@
-"""Match server benchmark: move round trip and moves/s, against a bare echo consumer.
+"""Match server benchmark: move round trip and moves/s, against two baselines.
 
 For each N in --matches, N friend matches with --players human bot clients each
 (the `websockets` library, loopback) play for --seconds; every move's round trip
 is timed from sending `act` to receiving its `ack` (the actor's own state frame
 comes just before the ack; the other seats get theirs through the group). In the
-same server process(es), a bare echo consumer gets the same number of sockets and
-the same number of requests in flight (one per match) for the same time: that is
-the baseline, and our cost is printed as a ratio of it.
+same server process(es), with the same sockets, requests in flight (one per match)
+and time, two baselines run:
+- echo: a bare consumer sends every frame straight back (1 frame in, 1 out);
+- floor: a move's frames without the move. A socket's frame is told to its group of
+  --players sockets through the channel layer and each member sends a frame the size
+  of the state frames just measured, the sender an ack too (1 in, 5 out, 4 group
+  deliveries). The gap between floor and move is the match server's own cost; the
+  gap between echo and floor is what any server pays to tell four people a move.
+Our figures are printed as ratios of both.
 
 Each N runs twice:
 - "flat out": every match acts again the moment its last move is acknowledged, so
@@ -14,7 +20,7 @@ Each N runs twice:
   Latency here is only queueing (N moves in flight / throughput).
 - "paced": each bot waits --think seconds (uniform in the range) before each move,
   like a person drawing a card; this gives the round trip people feel at that load.
-  The echo baseline is paced the same way.
+  The baselines are paced the same way.
 Moves (and echoes) are timed from --warmup seconds after every socket has opened, so
 the figures are the steady state, not the connection storm of the ramp.
 
@@ -26,6 +32,8 @@ in-memory channel layer); "scaleout" = two daphne processes sharing PostgreSQL
 
 Prints figures, asserts nothing (DESIGN.md §6). Connections are ramped (--ramp per
 second) because daphne drops handshakes in a connection storm (DESIGN.md §7).
+BENCH_PROBE=1 makes the servers log their garbage-collector pauses and event-loop
+stalls (bench/probe.py) and this script print each timed window's seconds.
 """
 
 from __future__ import annotations
@@ -258,6 +266,69 @@ async def run_echo(
     return rtts, elapsed
 
 
+async def run_floor(
+    ports: list[int],
+    groups: int,
+    players: int,
+    size: int,
+    seconds: float,
+    ramp_rate: float,
+    think=None,
+    warmup: float = 0,
+):
+    """`groups` groups of `players` sockets on the fan-out consumer; in each, the sockets
+    take turns to send a frame and wait for its ack, as a match's players take turns."""
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(3)
+    conns: list[list] = [[None] * players for _ in range(groups)]
+    waiting: dict = {}  # socket -> the future its ack resolves
+
+    async def opener(group: int, seat: int):
+        port = ports[seat % len(ports)]
+        conns[group][seat] = await connect(
+            f"ws://127.0.0.1:{port}/bench/fanout/{group}/{size}/",
+            origin=f"http://127.0.0.1:{port}",
+            open_timeout=60,
+        )
+
+    await ramp(
+        [lambda g=g, s=s: opener(g, s) for g in range(groups) for s in range(players)],
+        ramp_rate,
+    )
+
+    async def drain(ws):  # every frame is read, as a client must; the ack wakes the sender
+        async for text in ws:
+            if text.startswith('{"type":"ack"'):
+                waiting.pop(ws).set_result(None)
+
+    readers = [asyncio.ensure_future(drain(ws)) for group in conns for ws in group]
+    rtts: list[float] = []
+    measure_from = time.perf_counter() + warmup
+    stop_at = time.monotonic() + warmup + seconds
+
+    async def loop(group: int):
+        n = 0
+        while time.monotonic() < stop_at:
+            if think:
+                await asyncio.sleep(rng.uniform(*think))
+            ws = conns[group][n % players]
+            waiting[ws] = asyncio.get_running_loop().create_future()
+            started = time.perf_counter()
+            await ws.send('{"type":"act"}')
+            await waiting[ws]
+            if started >= measure_from:
+                rtts.append(time.perf_counter() - started)
+            n += 1
+
+    await asyncio.gather(*(loop(g) for g in range(groups)))
+    for group in conns:
+        for ws in group:
+            await ws.close()
+    await asyncio.gather(*readers, return_exceptions=True)
+    return rtts, seconds
+
+
 async def run_matches(ports, matches, players, seconds, ramp_rate, think=None, warmup=0.0):
     from tests.matches.wsbot import Bot, draw_policy, hidden_hand_policy
 
@@ -296,6 +367,9 @@ async def run_matches(ports, matches, players, seconds, ramp_rate, think=None, w
                 last_ack[0] = time.monotonic()
 
     window_start = time.monotonic() + warmup
+    if os.environ.get("BENCH_PROBE"):
+        at = time.time() + warmup
+        print(f"timed window: {at % 1000:.1f} to {(at + seconds) % 1000:.1f} s", file=sys.stderr)
     await asyncio.gather(*(run(b) for b in bots))
     # Matches that end early stop the clock at the last ack (flat out, a Bozu game is short).
     elapsed = max(0.001, min(seconds, last_ack[0] - window_start))
@@ -308,9 +382,10 @@ async def run_matches(ports, matches, players, seconds, ramp_rate, think=None, w
     moves = len(rtts)
     errors = sum(b.errors for b in bots)
     finished = sum(1 for b in bots[::players] if b.room.get("status") == "finished")
+    frame_bytes = sum(b.state_bytes for b in bots) // max(1, sum(b.state_frames for b in bots))
     for b in bots:
         await b.close()
-    return rtts, moves, elapsed, errors, finished
+    return rtts, moves, elapsed, errors, finished, frame_bytes
 
 
 game_slug = "bozu"
@@ -332,6 +407,12 @@ def main() -> None:
         "--think", default="1,3", help="seconds a paced bot waits before a move: low,high"
     )
     parser.add_argument("--modes", default="flat,paced")
+    parser.add_argument(
+        "--floor-bytes",
+        type=int,
+        default=0,
+        help="size of the floor's frames (default: the measured mean state frame)",
+    )
     parser.add_argument(
         "--warmup",
         type=float,
@@ -355,7 +436,11 @@ def main() -> None:
     think = tuple(float(x) for x in args.think.split(","))
     print(f"paced: a bot waits {think[0]:g}-{think[1]:g} s before each of its moves; "
           f"timed from {args.warmup:g} s after the sockets opened")  # fmt: skip
-    header = f"{'setup':9} {'N':>4} {'mode':5} | {'echo p50':>8} {'p99':>7} {'msg/s':>6} | {'move p50':>8} {'p99':>7} {'moves/s':>7} {'err':>3} | {'p50 x':>6} {'thru %':>6}"  # noqa: E501
+    header = (
+        f"{'setup':9} {'N':>4} {'mode':5} | {'echo p50':>8} {'p99':>7} {'msg/s':>6} "
+        f"| {'floor p50':>9} {'p99':>7} {'/s':>5} | {'move p50':>8} {'p99':>7} {'/s':>5} "
+        f"{'err':>3} {'bytes':>5} | {'% echo':>6} {'% floor':>7}"
+    )
     print(header)
     print("-" * len(header))
     for kind in args.setups.split(","):
@@ -370,9 +455,9 @@ def main() -> None:
         finally:
             setup.stop()
     print(f"handshakes retried: {RETRIED[0]}")
-    print("p50 x: our median move round trip / echo's at the same load;")
-    print("thru %: flat out, our moves/s as a share of echo's msg/s (paced: offered load)")
-    print("(a move also sends a state frame to each of the other seats)")
+    print("/s: moves per second (echo: frames echoed per second); bytes: mean state frame;")
+    print("% echo, % floor: flat out, our moves/s as a share of each baseline's rate")
+    print("(paced, the share is of the offered load, so about 100% means keeping up)")
 
 
 def run_one(setup, kind, n, mode, think, args) -> None:
@@ -382,23 +467,25 @@ def run_one(setup, kind, n, mode, think, args) -> None:
         run_echo(setup.ports, sockets, n, args.seconds, args.ramp, think, args.warmup)
     )
     time.sleep(args.settle)  # let the echo sockets' closes drain
-    rtts, moves, elapsed, errors, _finished = asyncio.run(
+    rtts, moves, elapsed, errors, _finished, frame_bytes = asyncio.run(
         run_matches(setup.ports, matches, args.players, args.seconds, args.ramp, think, args.warmup)
     )
     end_matches(setup, matches)
     time.sleep(args.settle)  # disconnects update presence in the database
-    echo_rate = len(echo_rtts) / echo_elapsed
-    move_rate = moves / elapsed
-    e50, e99, m50, m99 = (
-        pct(echo_rtts, 0.5),
-        pct(echo_rtts, 0.99),
-        pct(rtts, 0.5),
-        pct(rtts, 0.99),
+    size = max(26, args.floor_bytes or frame_bytes)
+    floor_rtts, floor_elapsed = asyncio.run(
+        run_floor(setup.ports, n, args.players, size, args.seconds, args.ramp, think, args.warmup)
     )
+    time.sleep(args.settle)
+    echo_rate = len(echo_rtts) / echo_elapsed
+    floor_rate = len(floor_rtts) / floor_elapsed
+    move_rate = moves / elapsed
     print(
-        f"{kind:9} {n:>4} {mode:5} | {e50:7.1f}ms {e99:6.1f}ms {echo_rate:6.0f} | "
-        f"{m50:7.1f}ms {m99:6.1f}ms {move_rate:7.0f} {errors:>3} | "
-        f"{m50 / e50:5.1f}x {100 * move_rate / echo_rate:5.0f}%"
+        f"{kind:9} {n:>4} {mode:5} | {pct(echo_rtts, 0.5):7.1f}ms {pct(echo_rtts, 0.99):6.1f}ms "
+        f"{echo_rate:6.0f} | {pct(floor_rtts, 0.5):8.1f}ms {pct(floor_rtts, 0.99):6.1f}ms "
+        f"{floor_rate:5.0f} | {pct(rtts, 0.5):7.1f}ms {pct(rtts, 0.99):6.1f}ms {move_rate:5.0f} "
+        f"{errors:>3} {frame_bytes:>5} | {100 * move_rate / echo_rate:5.0f}% "
+        f"{100 * move_rate / floor_rate:6.0f}%"
     )
     sys.stdout.flush()
 

@@ -55,6 +55,8 @@ class Bot:
         self.sent: list[str] = []  # action ids, in order
         self.round_trips: list[float] = []
         self.round_trip_starts: list[float] = []  # perf_counter() when each was sent
+        self.state_frames = 0  # how many "state" frames came, and their bytes (benchmarks)
+        self.state_bytes = 0
         self.bucket = TokenBucket(rate=16, burst=32)
 
     async def open(self, since: int | None = None, origin: str | None = None) -> None:
@@ -79,13 +81,16 @@ class Bot:
         await self.ws.send(json.dumps(message))
 
     async def recv(self, timeout: float = 30) -> dict[str, Any]:
-        frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        frame = json.loads(text)
         if self.keep_frames:
             self.frames.append(frame)
         if frame["type"] == "error":
             self.errors += 1
         if frame["type"] == "state":
             self.seq, self.view, self.room = frame["seq"], frame["view"], frame["match"]
+            self.state_frames += 1
+            self.state_bytes += len(text.encode())
         elif frame["type"] == "room":
             self.room = frame["match"]
         return frame
