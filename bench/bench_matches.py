@@ -33,7 +33,7 @@ in-memory channel layer); "scaleout" = two daphne processes sharing PostgreSQL
 Prints figures, asserts nothing (DESIGN.md §6). Connections are ramped (--ramp per
 second) because daphne drops handshakes in a connection storm (DESIGN.md §7).
 BENCH_PROBE=1 makes the servers log their garbage-collector pauses and event-loop
-stalls (bench/probe.py) and this script print each timed window's seconds.
+stalls (bench/probe.py) and this script print each match run's timed window.
 """
 
 from __future__ import annotations

@@ -5,8 +5,10 @@ writes to the server's log (var/bench/<setup>/daphne-<port>.log):
 - every collection over 5 ms: generation, wall and CPU milliseconds, objects in the
   collected generations, and the wall-clock second (mod 1000) it ended;
 - every event-loop stall over 10 ms (a 5 ms sleep that woke late), with its second.
-bench_matches.py prints the seconds its timed windows span (with BENCH_PROBE=1), so a
-pause can be placed inside or outside a window. Diagnosis only: figures, no verdicts.
+bench_matches.py prints the seconds each match run's timed window spans (with
+BENCH_PROBE=1), so a pause can be placed inside or outside it. Counting the objects
+costs about as much as the collection itself: probe runs place pauses, they are not
+the figures to quote.
 """
 
 from __future__ import annotations
