@@ -3,7 +3,9 @@
 For each N in --matches, N friend matches with --players human bot clients each
 (the `websockets` library, loopback) play for --seconds; every move's round trip
 is timed from sending `act` to receiving its `ack` (the actor's own state frame
-comes just before the ack; the other seats get theirs through the group). In the
+comes just before the ack; the other seats get theirs through the group), and
+"seen" from sending `act` until every seat of the match has had the move's state
+frame: on two processes the others' frames cross Redis, which the ack does not. In the
 same server process(es), with the same sockets, requests in flight (one per match)
 and time, two baselines run:
 - echo: a bare consumer sends every frame straight back (1 frame in, 1 out);
@@ -329,20 +331,59 @@ async def run_floor(
     return rtts, seconds
 
 
+class SeenByAll:
+    """When every seat of one match has had the state frame of a move: the time from
+    `act` until everyone at the table can see the move (act -> ack times only the actor)."""
+
+    def __init__(self, players: int, delays: list[float]):
+        self.players = players
+        self.delays = delays
+        self.measure_from = float("inf")
+        self.pending: dict[int, tuple[float, set[int]]] = {}  # seq acted at -> (sent, seen by)
+
+    def sent(self, seq: int) -> None:
+        self.pending[seq] = (time.perf_counter(), set())
+
+    def seen(self, bot_id: int, seq: int) -> None:
+        now = time.perf_counter()
+        for acted_at, (sent, seen_by) in list(self.pending.items()):
+            if seq > acted_at:
+                seen_by.add(bot_id)
+                if len(seen_by) == self.players:
+                    del self.pending[acted_at]
+                    if sent >= self.measure_from:
+                        self.delays.append(now - sent)
+
+
 async def run_matches(ports, matches, players, seconds, ramp_rate, think=None, warmup=0.0):
     from tests.matches.wsbot import Bot, draw_policy, hidden_hand_policy
+
+    class TimedBot(Bot):
+        async def recv(self, timeout: float = 30):
+            frame = await super().recv(timeout)
+            if frame["type"] == "state":
+                self.table.seen(id(self), frame["seq"])
+            return frame
 
     rng = random.Random(2)
 
     bots = []
+    seen_delays: list[float] = []
+    tables = []
     for m in matches:
+        table = SeenByAll(players, seen_delays)
+        tables.append(table)
         for seat, token in enumerate(m["tokens"]):
             port = ports[seat % len(ports)]  # a match's players on different processes
             policy = draw_policy if game_slug == "bozu" else hidden_hand_policy
             url = f"ws://127.0.0.1:{port}/play/{m['id']}/ws/"
-            bots.append(Bot(url, token, policy, keep_frames=False))
+            bot = TimedBot(url, token, policy, keep_frames=False)
+            bot.table = table
+            bots.append(bot)
     await ramp([lambda b=b: b.open(since=0) for b in bots], ramp_rate)
     measure_from = time.perf_counter() + warmup
+    for table in tables:
+        table.measure_from = measure_from
     stop_at = time.monotonic() + warmup + seconds
     last_ack = [time.monotonic()]
 
@@ -362,6 +403,7 @@ async def run_matches(ports, matches, players, seconds, ramp_rate, think=None, w
                 await asyncio.sleep(rng.uniform(*think))
                 if time.monotonic() >= stop_at:
                     break
+            bot.table.sent(bot.seq)
             reply = await bot.act(seat)
             if reply["type"] == "ack":
                 last_ack[0] = time.monotonic()
@@ -385,7 +427,7 @@ async def run_matches(ports, matches, players, seconds, ramp_rate, think=None, w
     frame_bytes = sum(b.state_bytes for b in bots) // max(1, sum(b.state_frames for b in bots))
     for b in bots:
         await b.close()
-    return rtts, moves, elapsed, errors, finished, frame_bytes
+    return rtts, moves, elapsed, errors, finished, frame_bytes, seen_delays
 
 
 game_slug = "bozu"
@@ -439,7 +481,7 @@ def main() -> None:
     header = (
         f"{'setup':9} {'N':>4} {'mode':5} | {'echo p50':>8} {'p99':>7} {'msg/s':>6} "
         f"| {'floor p50':>9} {'p99':>7} {'/s':>5} | {'move p50':>8} {'p99':>7} {'/s':>5} "
-        f"{'err':>3} {'bytes':>5} | {'% echo':>6} {'% floor':>7}"
+        f"{'err':>3} {'bytes':>5} | {'seen p50':>8} {'p99':>7} | {'% echo':>6} {'% floor':>7}"
     )
     print(header)
     print("-" * len(header))
@@ -456,6 +498,7 @@ def main() -> None:
             setup.stop()
     print(f"handshakes retried: {RETRIED[0]}")
     print("/s: moves per second (echo: frames echoed per second); bytes: mean state frame;")
+    print("seen: from a move's act until every seat of its match has had its state frame;")
     print("% echo, % floor: flat out, our moves/s as a share of each baseline's rate")
     print("(paced, the share is of the offered load, so about 100% means keeping up)")
 
@@ -467,7 +510,7 @@ def run_one(setup, kind, n, mode, think, args) -> None:
         run_echo(setup.ports, sockets, n, args.seconds, args.ramp, think, args.warmup)
     )
     time.sleep(args.settle)  # let the echo sockets' closes drain
-    rtts, moves, elapsed, errors, _finished, frame_bytes = asyncio.run(
+    rtts, moves, elapsed, errors, _finished, frame_bytes, seen = asyncio.run(
         run_matches(setup.ports, matches, args.players, args.seconds, args.ramp, think, args.warmup)
     )
     end_matches(setup, matches)
@@ -484,7 +527,8 @@ def run_one(setup, kind, n, mode, think, args) -> None:
         f"{kind:9} {n:>4} {mode:5} | {pct(echo_rtts, 0.5):7.1f}ms {pct(echo_rtts, 0.99):6.1f}ms "
         f"{echo_rate:6.0f} | {pct(floor_rtts, 0.5):8.1f}ms {pct(floor_rtts, 0.99):6.1f}ms "
         f"{floor_rate:5.0f} | {pct(rtts, 0.5):7.1f}ms {pct(rtts, 0.99):6.1f}ms {move_rate:5.0f} "
-        f"{errors:>3} {frame_bytes:>5} | {100 * move_rate / echo_rate:5.0f}% "
+        f"{errors:>3} {frame_bytes:>5} | {pct(seen, 0.5):7.1f}ms {pct(seen, 0.99):6.1f}ms "
+        f"| {100 * move_rate / echo_rate:5.0f}% "
         f"{100 * move_rate / floor_rate:6.0f}%"
     )
     sys.stdout.flush()
