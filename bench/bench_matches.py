@@ -221,6 +221,36 @@ async def ramp(openers, per_second: float) -> None:
     await asyncio.gather(*tasks)
 
 
+async def dial(port: int, path: str):
+    from websockets.asyncio.client import connect
+
+    url, origin = f"ws://127.0.0.1:{port}{path}", f"http://127.0.0.1:{port}"
+    return await connect(url, origin=origin, open_timeout=60)
+
+
+async def take_turns(tables, round_trip, seconds, think, warmup, rng) -> list[float]:
+    """One request in flight per table (a list of sockets, like a match's players): its
+    sockets take turns to do `round_trip(ws)`, each after a think time when paced. Round
+    trips started from `warmup` seconds on are timed, for `seconds`."""
+    rtts: list[float] = []
+    measure_from = time.perf_counter() + warmup
+    stop_at = time.monotonic() + warmup + seconds
+
+    async def loop(table):
+        n = 0
+        while time.monotonic() < stop_at:
+            if think:
+                await asyncio.sleep(rng.uniform(*think))
+            started = time.perf_counter()
+            await round_trip(table[n % len(table)])
+            if started >= measure_from:
+                rtts.append(time.perf_counter() - started)
+            n += 1
+
+    await asyncio.gather(*(loop(t) for t in tables))
+    return rtts
+
+
 async def run_echo(
     ports: list[int],
     sockets: int,
@@ -230,42 +260,23 @@ async def run_echo(
     think=None,
     warmup: float = 0,
 ):
-    from websockets.asyncio.client import connect
-
-    rng = random.Random(1)
-
     conns: list = [None] * sockets
 
     async def opener(i: int):
-        port = ports[i % len(ports)]
-        conns[i] = await connect(
-            f"ws://127.0.0.1:{port}/bench/echo/", origin=f"http://127.0.0.1:{port}", open_timeout=60
-        )
+        conns[i] = await dial(ports[i % len(ports)], "/bench/echo/")
 
     await ramp([lambda i=i: opener(i) for i in range(sockets)], ramp_rate)
-    rtts: list[float] = []
-    measure_from = time.perf_counter() + warmup
-    stop_at = time.monotonic() + warmup + seconds
+
+    async def echo(ws):
+        await ws.send('{"type":"ping"}')
+        await ws.recv()
+
     per = sockets // active
-
-    async def loop(k: int):
-        n = 0
-        while time.monotonic() < stop_at:
-            if think:
-                await asyncio.sleep(rng.uniform(*think))
-            ws = conns[k * per + n % per]  # take turns over "its match's" sockets
-            started = time.perf_counter()
-            await ws.send('{"type":"ping"}')
-            await ws.recv()
-            if started >= measure_from:
-                rtts.append(time.perf_counter() - started)
-            n += 1
-
-    await asyncio.gather(*(loop(k) for k in range(active)))
-    elapsed = seconds
+    tables = [conns[k * per : (k + 1) * per] for k in range(active)]  # "a match's" sockets
+    rtts = await take_turns(tables, echo, seconds, think, warmup, random.Random(1))
     for ws in conns:
         await ws.close()
-    return rtts, elapsed
+    return rtts, seconds
 
 
 async def run_floor(
@@ -280,19 +291,12 @@ async def run_floor(
 ):
     """`groups` groups of `players` sockets on the fan-out consumer; in each, the sockets
     take turns to send a frame and wait for its ack, as a match's players take turns."""
-    from websockets.asyncio.client import connect
-
-    rng = random.Random(3)
     conns: list[list] = [[None] * players for _ in range(groups)]
     waiting: dict = {}  # socket -> the future its ack resolves
 
     async def opener(group: int, seat: int):
-        port = ports[seat % len(ports)]
-        conns[group][seat] = await connect(
-            f"ws://127.0.0.1:{port}/bench/fanout/{group}/{size}/",
-            origin=f"http://127.0.0.1:{port}",
-            open_timeout=60,
-        )
+        path = f"/bench/fanout/{group}/{size}/"
+        conns[group][seat] = await dial(ports[seat % len(ports)], path)
 
     await ramp(
         [lambda g=g, s=s: opener(g, s) for g in range(groups) for s in range(players)],
@@ -304,26 +308,13 @@ async def run_floor(
             if text.startswith('{"type":"ack"'):
                 waiting.pop(ws).set_result(None)
 
+    async def act(ws):
+        waiting[ws] = asyncio.get_running_loop().create_future()
+        await ws.send('{"type":"act"}')
+        await waiting[ws]
+
     readers = [asyncio.ensure_future(drain(ws)) for group in conns for ws in group]
-    rtts: list[float] = []
-    measure_from = time.perf_counter() + warmup
-    stop_at = time.monotonic() + warmup + seconds
-
-    async def loop(group: int):
-        n = 0
-        while time.monotonic() < stop_at:
-            if think:
-                await asyncio.sleep(rng.uniform(*think))
-            ws = conns[group][n % players]
-            waiting[ws] = asyncio.get_running_loop().create_future()
-            started = time.perf_counter()
-            await ws.send('{"type":"act"}')
-            await waiting[ws]
-            if started >= measure_from:
-                rtts.append(time.perf_counter() - started)
-            n += 1
-
-    await asyncio.gather(*(loop(g) for g in range(groups)))
+    rtts = await take_turns(conns, act, seconds, think, warmup, random.Random(3))
     for group in conns:
         for ws in group:
             await ws.close()
