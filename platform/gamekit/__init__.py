@@ -10,11 +10,13 @@ from gamekit.base import (
     GameOverError,
     IllegalActionError,
     InvalidActionError,
+    LeavePolicy,
     Mode,
     NotYourTurnError,
     SeatSpec,
 )
 from gamekit.colours import SEAT_COLOURS, colour_label
+from gamekit.events import Private
 from gamekit.registry import AlreadyRegistered, NotRegistered, register, registry
 
 __all__ = [
@@ -26,9 +28,11 @@ __all__ = [
     "GameOverError",
     "IllegalActionError",
     "InvalidActionError",
+    "LeavePolicy",
     "Mode",
     "NotRegistered",
     "NotYourTurnError",
+    "Private",
     "SeatSpec",
     "colour_label",
     "register",

@@ -9,10 +9,14 @@ replays, game numbers and crash recovery rest on.
 States are opaque to the platform. It stores them through `dump_state` /
 `load_state` (JSON), and it shows them to people only through `view`.
 
-Events (what `apply` returns) are JSON-able dicts with a "type". They are stored in
-the match log and sent to everyone at the table, so they must not carry hidden
-information — unless they are private: an event with a top-level "to": [seats] is
-shown only to those seats (matches.frames.visible_events); "to" is reserved for that.
+Events (what `apply` returns) are JSON-able dicts with a "type", stored in the match log
+and sent to everyone at the table — unless wrapped in `gamekit.events.Private`, which shows
+the event only to the seats it names and its public counterpart (or a placeholder) to the
+rest. Frames are built per viewer seat: a hot-seat device is one viewer at a time, and a
+game with `private_hands` makes the device pass through a blind handoff between players.
+
+The CPU is a policy over a seat's view: the platform hands `cpu_policy` the same `view`
+a person in that seat would get, and nothing else.
 """
 
 from __future__ import annotations
@@ -52,10 +56,22 @@ class SeatSpec:
     cpu_level: str | None = None
 
 
+class LeavePolicy(StrEnum):
+    """What happens to a seat whose player leaves, resigns or stays away past the grace."""
+
+    CPU = "cpu"  # the CPU plays the seat for the rest of the match (two seats: the match ends)
+    OUT = "out"  # the player is out of the game (`Game.remove_seat`); the others play on
+
+
 class GameError(ValueError):
-    """Base of every error an engine raises for a refused action. Nothing changed."""
+    """Base of every error an engine raises for a refused action. Nothing changed.
+
+    A game's own subclass sets `code` and a readable `message` (a lazy translation), which
+    the system checks require (gamekit.checks).
+    """
 
     code: ClassVar[str] = "game_error"
+    message: ClassVar[Any] = None
 
 
 class InvalidActionError(GameError):
@@ -95,6 +111,14 @@ class Game:
     # Real-time games (karuta) carry client-measured times in their actions and
     # let several seats act at once; turn-based games have one seat to act.
     realtime: ClassVar[bool] = False
+    # Hidden hands on a shared device: between two players' turns a hot-seat device gets a
+    # blind frame ("pass the device to Yellow") until the next player asks to see their view.
+    private_hands: ClassVar[bool] = False
+    # What happens to the seat of a player who leaves, resigns or is away past the grace.
+    on_leave: ClassVar[LeavePolicy] = LeavePolicy.CPU
+    # Bits of the random seed the platform draws when `seed_for` gives none (a game whose
+    # deal is written as a short game number keeps it small).
+    seed_bits: ClassVar[int] = 62
     # How long the platform waits before playing a CPU move, so people can follow.
     cpu_delay_ms: ClassVar[int] = 700
     # Sort key on the home page.
@@ -113,6 +137,14 @@ class Game:
     def player_count(self, settings: Mapping[str, Any]) -> int:
         """How many seats a match with these settings has."""
         return int(settings.get("players", self.min_players))
+
+    def seed_for(self, settings: Mapping[str, Any]) -> int | None:
+        """The seed these settings fix (a game number), or None for a fresh random deal."""
+        return None
+
+    def rematch_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """The settings of the next match when the players ask to play again."""
+        return dict(settings)
 
     def telemetry_settings_schema(self) -> dict[str, tuple[str, ...]]:
         """Settings keys telemetry accepts for this game, each with its allowed buckets."""
@@ -147,7 +179,8 @@ class Game:
         raise NotImplementedError
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        """Return the new state and the events the action caused.
+        """Return the new state and the events the action caused (dicts, or
+        `gamekit.events.Private` for what only some seats may know).
 
         Raise a `GameError` subclass (and change nothing) for a refused action.
         """
@@ -161,13 +194,16 @@ class Game:
         """None while the game runs; places and scores once it is over."""
         raise NotImplementedError
 
-    def cpu_action(self, state: State, seat: int, level: str, rng: random.Random) -> dict[str, Any]:
-        """The CPU's action for `seat`. It sees exactly what a person in that seat sees."""
-        return self.cpu_policy(self.view(state, seat), seat, level, rng)
-
     def cpu_policy(
         self, view: Mapping[str, Any], seat: int, level: str, rng: random.Random
     ) -> dict[str, Any]:
+        """The CPU's action for `seat`, chosen from `view(state, seat)` alone: the platform
+        passes nothing else, so a CPU knows what a person in that seat knows (its notes
+        included, when the game keeps them in the view). `rng` comes from the match seed."""
+        raise NotImplementedError
+
+    def remove_seat(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        """`on_leave = OUT` games: the player in `seat` is out of the game from now on."""
         raise NotImplementedError
 
     # --- storage --------------------------------------------------------------

@@ -1,18 +1,18 @@
 """Seat colours in turn order. Red always sits first and moves first."""
 
-from django.utils.translation import gettext_lazy as _
-
 SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple")
-
-_LABELS = {
-    "red": _("red"),
-    "blue": _("blue"),
-    "green": _("green"),
-    "yellow": _("yellow"),
-    "purple": _("purple"),
-}
 
 
 def colour_label(colour: str) -> str:
     """The colour's name in the active language (colours are never shown by hue alone)."""
-    return str(_LABELS[colour])
+    # Imported here so that `import gamekit` stays free of Django for pure engines.
+    from django.utils.translation import gettext
+
+    labels = {
+        "red": gettext("red"),
+        "blue": gettext("blue"),
+        "green": gettext("green"),
+        "yellow": gettext("yellow"),
+        "purple": gettext("purple"),
+    }
+    return labels[colour]

@@ -19,15 +19,18 @@ Client → server
   {"type": "resign", "seat"?: int}       Two players: resign.
   {"type": "leave", "seat"?: int}        Three or more: the CPU takes my seat.
   {"type": "invite"}                     A new invitation URL; the old one stops.
+  {"type": "reveal", "seat": int}        Shared device: "I am this seat, show me" (after a
+                                         state frame with "handoff": {"seat": int}).
 
 Server → client
   {"type": "welcome", "v": 1, "seats": [int], "spectator": bool}
   {"type": "state", "seq": int, "view": {...} | null, "view_seat": int | null,
    "match": {room info}, "events": [{"seq", "seat", "actor", "events": [...], "texts": [str]}],
-   "reset"?: true}
-      "view" is the game's view for this connection's seat (spectator view when
-      it holds none); "events" are the log entries after the client's last seq,
-      filtered for its seats; "reset" means "events" is not contiguous, redraw.
+   "reset"?: true, "handoff"?: {"seat": int}}
+      "view" is the game's view for one viewer seat, "view_seat" (the spectator view
+      when it is null); "events" are the log entries after the client's last seq as
+      that seat sees them; "reset" means "events" is not contiguous, redraw.
+      "handoff": a shared device must be passed to that seat; no view until "reveal".
   {"type": "room", "seq": int, "match": {room info}}   seats / presence changed.
   {"type": "ack", "action_id": str, "seq": int, "duplicate": bool}
   {"type": "pong", "t": any, "seq": int}
@@ -59,7 +62,7 @@ from gamekit import GameError
 from matches import frames, services
 from matches.dbcall import db_call
 from matches.driver import driver
-from matches.errors import MatchError, message_for
+from matches.errors import MatchError, message_for, message_of
 from matches.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
@@ -102,6 +105,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.match_id = str(self.scope["url_route"]["kwargs"]["match_id"])
         self.held: list[int] = []
+        self.token: str | None = None
+        # Shared device, private hands: (seat, ms) of the last "show me" (frames.Viewer).
+        self.revealed: tuple[int, int] | None = None
         self.joined = False
         self.sent_seq: int | None = None
         self.last_room: Any = None
@@ -142,8 +148,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 await self._receive(text_data, bytes_data)
             except BadFrame as exc:
                 await self.send_error(exc.code, ref=self.ref)
-            except MatchError as exc:
-                await self.send_error(exc.code, ref=self.ref)
+            except (MatchError, GameError) as exc:
+                await self.send_error(
+                    exc.code, self.ref, message_of(exc), view=isinstance(exc, GameError)
+                )
             except Exception as exc:  # never lose the connection over one frame
                 tb = exc.__traceback__
                 while tb and tb.tb_next:
@@ -205,6 +213,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if token and not held and not from_cookie:
             raise MatchError("bad_token")
         self.held = held
+        self.token = token
         self.joined = True
         self.sent_seq = since
         await self.channel_layer.group_add(services.group_name(self.match_id), self.channel_name)
@@ -246,7 +255,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 expected_seq=expected,
             )
         except (MatchError, GameError) as exc:
-            await self.send_error(exc.code, ref=action_id)
+            await self.send_error(
+                exc.code, action_id, message_of(exc), view=isinstance(exc, GameError)
+            )
             await self.push()
             return
         await self.push(min_seq=applied.seq)
@@ -292,9 +303,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def on_leave(self, message: dict[str, Any]) -> None:
         seat = _int(message.get("seat"))
         await self.call(services.leave, self.match_id, self.held, seat)
-        held = self.held
-        self.held = [s for s in held if s != (seat if seat is not None else held[0])]
+        # A seat handed to the CPU is no longer this token's; a player who is out keeps it.
+        self.held = await db_call(services.token_seats)(self.match_id, self.token)
         await self.push()
+
+    async def on_reveal(self, message: dict[str, Any]) -> None:
+        seat = _int(message.get("seat"), optional=False)
+        if seat not in self.held:
+            raise MatchError("not_your_seat")
+        self.revealed = (seat, int(time.time() * 1000))
+        frame = await self.push(force=True)
+        if frame["view_seat"] != seat:
+            self.revealed = None
+            raise MatchError("no_handoff")
 
     async def on_invite(self, message: dict[str, Any]) -> None:
         await self.call(services.new_invite, self.match_id, self.held)
@@ -309,6 +330,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         "resign": on_resign,
         "leave": on_leave,
         "invite": on_invite,
+        "reveal": on_reveal,
     }
 
     async def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
@@ -339,9 +361,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         with translation.override(self.lang), contextlib.suppress(MatchError):
             await self.push(min_seq=seq, tag=tag)
 
+    def viewer(self) -> frames.Viewer:
+        return frames.Viewer.of(self.held, self.revealed)
+
     async def push(
         self, force: bool = False, min_seq: int | None = None, tag: str | None = None
-    ) -> None:
+    ) -> dict[str, Any]:
         """Send what this connection has not seen. With `min_seq` the process's snapshot
         is used when it is at least that recent; without, the database is read."""
         frame = None
@@ -351,13 +376,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # notice is answered again (never skipped on a snapshot this frame did not show).
             self.seen_snapshot = frames.peek(self.match_id)
             frame = frames.cached_frame(
-                self.match_id, self.held, self.sent_seq, min_seq, tag, lang=self.lang
+                self.match_id, self.viewer(), self.sent_seq, min_seq, tag, lang=self.lang
             )
         if frame is None:
             self.seen_snapshot = None
             frame = await db_call(frames.build_frame)(
                 self.match_id,
-                self.held,
+                self.viewer(),
                 self.sent_seq,
                 min_seq=min_seq,
                 tag=tag,
@@ -373,13 +398,22 @@ class MatchConsumer(AsyncWebsocketConsumer):
         elif room != self.last_room:
             self.last_room = room
             await self.send_json({"type": "room", "seq": frame["seq"], "match": room})
+        return frame
 
-    async def send_error(self, code: str, ref: str | None = None) -> None:
-        error: dict[str, Any] = {"type": "error", "code": code, "message": message_for(code)}
+    async def send_error(
+        self, code: str, ref: str | None = None, message: str | None = None, view: bool = False
+    ) -> None:
+        error: dict[str, Any] = {
+            "type": "error",
+            "code": code,
+            "message": message or message_for(code),
+        }
         if ref is not None:
             error["ref"] = ref
-        if code in WITH_VIEW and self.joined:
-            frame = await db_call(frames.build_frame)(self.match_id, self.held, None, fresh=True)
+        if (view or code in WITH_VIEW) and self.joined:
+            frame = await db_call(frames.build_frame)(
+                self.match_id, self.viewer(), None, fresh=True
+            )
             error.update(seq=frame["seq"], view=frame["view"], view_seat=frame["view_seat"])
         await self.send_json(error)
 

@@ -28,6 +28,7 @@ MESSAGES = {
     "not_waiting": _("The match has already started."),
     "not_allowed": _("That is not possible in this match."),
     "duplicate_action_id": _("That action id was already used for another move."),
+    "no_handoff": _("That seat is not the one this device is being passed to."),
     "server_error": _("Something went wrong on the server; the match is safe."),
     # gamekit.GameError codes
     "game_error": _("The game refused that action."),
@@ -40,6 +41,12 @@ MESSAGES = {
 
 def message_for(code: str) -> str:
     return str(MESSAGES.get(code, MESSAGES["game_error"]))
+
+
+def message_of(exc: Exception) -> str:
+    """The readable text of a refusal: a game's own error class may carry its message."""
+    own = getattr(type(exc), "message", None) if not isinstance(exc, MatchError) else None
+    return str(own) if own else message_for(getattr(exc, "code", "server_error"))
 
 
 class MatchError(Exception):

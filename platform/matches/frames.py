@@ -7,6 +7,12 @@ process's move is followed from its notice (`catch_up`); anything else (a presen
 change elsewhere, a room change, a gap) is noticed by its notice's seq or presence tag
 and read again, once per process. Views are always computed per seat by the game's
 `view`; only the raw snapshot is shared (docs/matches.md, "Frames").
+
+Frames are built per *viewer seat*, not per connection: a connection holding one seat sees
+that seat; a hot-seat device holding every seat sees the seat whose turn it is, and for a
+game with `private_hands` only after that player has claimed the device ("show me",
+`Viewer.revealed`) — until then it gets a blind frame naming who the device goes to.
+Events reach each viewer through `gamekit.events.for_viewer`.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from typing import Any
 
 from django.utils import timezone, translation
 
+from gamekit import events as game_events
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
 from matches.text import describe_room_events
@@ -116,7 +123,7 @@ def catch_up(match_id: Any, move: Mapping[str, Any]) -> None:
     try:
         game = get_game(snap.match)
         state, events = game.apply(snap.state, move["seat"], move["action"])
-        if _canonical(events) != _canonical(move["events"]):
+        if _canonical(game_events.encode(events)) != _canonical(move["events"]):
             raise ValueError("the engine gave other events than the log")
         match = copy.copy(snap.match)
         match.seq, match.status, match.turns = move["seq"], move["status"], move["turns"]
@@ -208,19 +215,44 @@ def snapshot(
 # --- building frames ----------------------------------------------------------------------
 
 
-def visible_events(events: Iterable[Mapping[str, Any]], held: list[int]) -> list[dict[str, Any]]:
-    """Events a viewer may see. An event with "to": [seats] is private to those seats."""
-    shown = []
-    for event in events:
-        to = event.get("to")
-        if to is None:
-            shown.append(dict(event))
-        elif any(s in to for s in held):
-            shown.append({k: v for k, v in event.items() if k != "to"})
-    return shown
+@dataclass(frozen=True)
+class Viewer:
+    """Who a connection is: the seats its token holds and, on a shared device, the seat it
+    was last handed to ("show me": the seat and the time in ms it claimed the device)."""
+
+    held: tuple[int, ...] = ()
+    revealed: tuple[int, int] | None = None
+
+    @classmethod
+    def of(cls, held: Iterable[int], revealed: tuple[int, int] | None = None) -> Viewer:
+        return cls(tuple(held), revealed)
 
 
-def seat_public(match: Match, seat: Seat, held: list[int], now: datetime) -> dict[str, Any]:
+def viewer_seat(
+    game: Any, match: Match, state: Any, viewer: Viewer, to_act: list[int]
+) -> tuple[int | None, int | None]:
+    """(the seat whose view and events this viewer gets, the seat a shared device must be
+    passed to first). None as the first: the spectator view (or no view, when handing off)."""
+    held = viewer.held
+    if not held or state is None:
+        return None, None
+    if len(held) == 1:
+        return held[0], None
+    acting = [s for s in held if s in to_act]
+    if not game.private_hands:
+        return (acting[0] if acting else held[0]), None
+    if not acting:
+        return None, None  # a CPU's turn, or the game is over: only public information
+    seat = acting[0]
+    if viewer.revealed is not None and viewer.revealed[0] == seat:
+        # Claimed during this turn of that seat (a later turn of the same seat needs a new one).
+        started = (match.turns or {}).get(str(seat))
+        if started is not None and started <= viewer.revealed[1]:
+            return seat, None
+    return None, seat
+
+
+def seat_public(match: Match, seat: Seat, held: Iterable[int], now: datetime) -> dict[str, Any]:
     from matches.services import absent_since
 
     return {
@@ -236,7 +268,7 @@ def seat_public(match: Match, seat: Seat, held: list[int], now: datetime) -> dic
 
 
 def room_info(
-    match: Match, seats: list[Seat], held: list[int], to_act: list[int], now: datetime
+    match: Match, seats: list[Seat], held: Iterable[int], to_act: list[int], now: datetime
 ) -> dict[str, Any]:
     info: dict[str, Any] = {
         "id": str(match.id),
@@ -265,7 +297,7 @@ def peek(match_id: Any) -> Snapshot | None:
 
 def cached_frame(
     match_id: Any,
-    held: list[int],
+    viewer: Viewer,
     since: int | None,
     min_seq: int,
     tag: str | None = None,
@@ -283,12 +315,12 @@ def cached_frame(
         first_cached = snap.rows[0].seq if snap.rows else snap.match.seq + 1
         if since + 1 < first_cached:
             return None
-    return _compose(snap, held, since, lang)
+    return _compose(snap, viewer, since, lang)
 
 
 def build_frame(
     match_id: Any,
-    held: list[int],
+    viewer: Viewer,
     since: int | None,
     *,
     min_seq: int | None = None,
@@ -298,25 +330,21 @@ def build_frame(
 ) -> dict[str, Any]:
     """The `state` message for one viewer: their seat's view, the room, events since `since`
     (each log line with its events in words, in `lang`; the active language if None)."""
-    return _compose(snapshot(match_id, min_seq, tag, fresh), held, since, lang)
+    return _compose(snapshot(match_id, min_seq, tag, fresh), viewer, since, lang)
 
 
-def _compose(
-    snap: Snapshot, held: list[int], since: int | None, lang: str | None
-) -> dict[str, Any]:
+def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None) -> dict[str, Any]:
     from matches.services import get_game
 
     now = timezone.now()
     match, seats = snap.match, snap.seats
     game = get_game(match)
     view = None
-    view_seat = None
     to_act: list[int] = []
-    if snap.state is not None:
-        to_act = list(game.to_act(snap.state)) if match.status == Match.Status.PLAYING else []
-        if held:
-            acting = [s for s in held if s in to_act]
-            view_seat = acting[0] if acting else held[0]
+    if snap.state is not None and match.status == Match.Status.PLAYING:
+        to_act = list(game.to_act(snap.state))
+    view_seat, handoff = viewer_seat(game, match, snap.state, viewer, to_act)
+    if snap.state is not None and handoff is None:
         if view_seat not in snap.views:
             snap.views[view_seat] = game.view(snap.state, view_seat)
         view = snap.views[view_seat]
@@ -325,8 +353,10 @@ def _compose(
         "seq": match.seq,
         "view": view,
         "view_seat": view_seat,
-        "match": room_info(match, seats, held, to_act, now),
+        "match": room_info(match, seats, viewer.held, to_act, now),
     }
+    if handoff is not None:
+        frame["handoff"] = {"seat": handoff}
     if since is None or since > match.seq or match.seq - since > EVENTS_LIMIT:
         frame["reset"] = True
         frame["events"] = []
@@ -341,7 +371,7 @@ def _compose(
     lang = lang or translation.get_language()
     entries = []
     for row in rows:
-        events = visible_events(row.events, held)
+        events = game_events.for_viewer(row.events, view_seat)
         entries.append(
             {
                 "seq": row.seq,
@@ -360,12 +390,16 @@ def _texts(
     snap: Snapshot, game: Any, row: Action, events: list[dict[str, Any]], lang: str
 ) -> list[str]:
     """The log line in words. Shared by every viewer who sees the same events (cached)."""
-    key = (row.seq, lang, repr(events) if len(events) != len(row.events) else None)
+    private = any(e.get("type") == game_events.PRIVATE for e in row.events)
+    key = (row.seq, lang, repr(events) if private else None)
     texts = snap.texts.get(key)
     if texts is None:
         with translation.override(lang):
             if row.kind == Action.Kind.GAME:
                 texts = [str(t) for t in game.describe_events(events)]
+            elif row.action.get("type") == "out":  # the room's line, then the game's own
+                texts = describe_room_events(events[:1])
+                texts += [str(t) for t in game.describe_events(events[1:])]
             else:  # room lines (start, joins, resignations) are the platform's
                 texts = describe_room_events(events)
         snap.texts[key] = texts

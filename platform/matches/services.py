@@ -35,7 +35,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import gamekit
-from gamekit import Game, GameError, SeatSpec
+from gamekit import Game, GameError, LeavePolicy, SeatSpec
+from gamekit import events as game_events
 from matches import frames, store
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
@@ -258,6 +259,8 @@ def replay(match: Match) -> Any:
             state = game.new_state(match.settings, specs, match.seed)
         elif row.kind == Action.Kind.GAME:
             state, _events = game.apply(state, row.seat, row.action)
+        elif row.kind == Action.Kind.ROOM and row.action.get("type") == "out":
+            state, _events = game.remove_seat(state, row.seat)
     return state
 
 
@@ -433,14 +436,26 @@ def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
                 transaction.on_commit(lambda: frames.forget(match_id))
             return None
         seat, actor = picked
-        # The CPU's randomness comes from the server-side seed: replays stay reproducible.
-        rng = random.Random(f"{match.seed}:{match.seq}:{seat.index}")
-        level = seat.cpu_level or default_level(game)
+        if actor == Action.Actor.TIMEOUT and game.on_leave == LeavePolicy.OUT:
+            # Away past the grace in a game whose leavers are out: out, not played for.
+            _put_out(match, game, state, seats, seat.index, "away", now)
+            store.update_match(match, MOVE_FIELDS)
+            _after_commit(match)
+            return match.seq
         before = game.to_act(state)
-        action = game.cpu_action(state, seat.index, level, rng)
+        action = cpu_move(game, state, seat.index, seat.cpu_level or default_level(game), match)
         after, events = game.apply(state, seat.index, action)  # a GameError is an engine bug
+        events = game_events.encode(events)
         _record_move(match, game, seats, seat.index, action, after, events, before, actor, now)
         return match.seq
+
+
+def cpu_move(game: Game, state: Any, index: int, level: str, match: Match) -> dict[str, Any]:
+    """The CPU's action for a seat: its policy is handed that seat's view and nothing else
+    (no state, no other seat's view). Its randomness comes from the server-side seed, so a
+    replay of the log reproduces every CPU move."""
+    rng = random.Random(f"{match.seed}:{match.seq}:{index}")
+    return game.cpu_policy(game.view(state, index), index, level, rng)
 
 
 MOVE_FIELDS = ("seq", "state", "status", "turns", "due_at", "updated")
@@ -508,6 +523,12 @@ def due_matches(older_than: timedelta, limit: int = 200) -> list[tuple[Any, int]
 # --- creating, joining, starting -----------------------------------------------------------
 
 
+def new_seed(game: Game, game_settings: Mapping[str, Any]) -> int:
+    """The deal's seed: the one the settings fix (a game number), or a fresh random one."""
+    fixed = game.seed_for(game_settings)
+    return secrets.randbits(game.seed_bits) if fixed is None else int(fixed)
+
+
 def create_match(
     game_slug: str, game_settings: Mapping[str, Any], mode: str, cpu_level: str | None = None
 ) -> tuple[Match, str]:
@@ -533,7 +554,7 @@ def create_match(
         match = Match.objects.create(
             game=game.slug,
             settings=dict(game_settings),
-            seed=secrets.randbits(62),
+            seed=new_seed(game, game_settings),
             mode=mode,
             invite_code=secrets.token_urlsafe(12) if mode == Match.Mode.FRIEND else None,
         )
@@ -767,6 +788,7 @@ def _decide(
         raise gamekit.NotYourTurnError("not your turn")
     try:
         state, events = game.apply(snap.state, index, action)
+        events = game_events.encode(events)
     except GameError:
         raise
     except Exception as exc:
@@ -791,34 +813,18 @@ def _logged(match_id: Any, held: list[int], action_id: str | None) -> Applied | 
 
 
 def resign(match_id: Any, held: Iterable[int], seat: int | None = None) -> int:
-    """Two players: resigning ends the match."""
-    held = list(held)
-    with transaction.atomic():
-        match = _lock(match_id)
-        if match.status != Match.Status.PLAYING:
-            raise MatchError("finished" if match.status == Match.Status.FINISHED else "not_started")
-        seats = _seats(match)
-        if len(seats) != 2:
-            raise MatchError("not_allowed")
-        index = _choose_seat(held, seat, held)
-        match.status = Match.Status.FINISHED
-        match.outcome = {"type": "resigned", "seat": index}
-        _append(
-            match,
-            kind="room",
-            seat=index,
-            action={"type": "resign"},
-            events=[{"type": "resigned", "seat": index}],
-            actor=Action.Actor.HUMAN,
-        )
-        match.due_at = None
-        match.save()
-        _after_commit(match)
-        return match.seq
+    """Two players: resigning ends the match. In a game whose leavers are out
+    (`LeavePolicy.OUT`) the player is out, at any table size, and the others play on."""
+    return _depart(match_id, held, seat, "resign")
 
 
 def leave(match_id: Any, held: Iterable[int], seat: int | None = None) -> int:
-    """Three or more players: the leaver's seat goes to the CPU for the rest of the match."""
+    """Three or more players: the CPU takes the leaver's seat for the rest of the match. In
+    a game whose leavers are out (`LeavePolicy.OUT`) the leaver is out, at any table size."""
+    return _depart(match_id, held, seat, "leave")
+
+
+def _depart(match_id: Any, held: Iterable[int], seat: int | None, how: str) -> int:
     held = list(held)
     now = timezone.now()
     with transaction.atomic():
@@ -826,29 +832,75 @@ def leave(match_id: Any, held: Iterable[int], seat: int | None = None) -> int:
         if match.status != Match.Status.PLAYING:
             raise MatchError("finished" if match.status == Match.Status.FINISHED else "not_started")
         seats = _seats(match)
-        if len(seats) < 3:
-            raise MatchError("not_allowed")
-        index = _choose_seat(held, seat, held)
         game = get_game(match)
-        leaver = seats[index]
-        leaver.kind = Seat.Kind.CPU
-        leaver.token_hash = ""
-        leaver.cpu_level = leaver.cpu_level or default_level(game)
-        leaver.save(update_fields=["kind", "token_hash", "cpu_level"])
-        _append(
-            match,
-            kind="room",
-            seat=index,
-            action={"type": "leave"},
-            events=[{"type": "left", "seat": index}],
-            actor=Action.Actor.HUMAN,
-        )
-        state = game.load_state(match.state)
-        to_act = game.to_act(state)
-        _update_turns(match, game, state, seats, to_act, now)
+        if game.on_leave == LeavePolicy.OUT:
+            index = _choose_seat(held, seat, held)
+            _put_out(match, game, game.load_state(match.state), seats, index, how, now)
+        elif how == "resign":
+            if len(seats) != 2:
+                raise MatchError("not_allowed")
+            index = _choose_seat(held, seat, held)
+            match.status = Match.Status.FINISHED
+            match.outcome = {"type": "resigned", "seat": index}
+            _append(
+                match,
+                kind="room",
+                seat=index,
+                action={"type": "resign"},
+                events=[{"type": "resigned", "seat": index}],
+                actor=Action.Actor.HUMAN,
+            )
+            match.due_at = None
+        else:
+            if len(seats) < 3:
+                raise MatchError("not_allowed")
+            index = _choose_seat(held, seat, held)
+            _hand_to_cpu(match, game, seats, index, now)
         match.save()
         _after_commit(match)
         return match.seq
+
+
+def _hand_to_cpu(match: Match, game: Game, seats: list[Seat], index: int, now: datetime) -> None:
+    """`LeavePolicy.CPU`: the leaver's seat is the CPU's for the rest of the match."""
+    leaver = seats[index]
+    leaver.kind = Seat.Kind.CPU
+    leaver.token_hash = ""
+    leaver.cpu_level = leaver.cpu_level or default_level(game)
+    leaver.save(update_fields=["kind", "token_hash", "cpu_level"])
+    _append(
+        match,
+        kind="room",
+        seat=index,
+        action={"type": "leave"},
+        events=[{"type": "left", "seat": index}],
+        actor=Action.Actor.HUMAN,
+    )
+    state = game.load_state(match.state)
+    to_act = game.to_act(state)
+    _update_turns(match, game, state, seats, to_act, now)
+
+
+def _put_out(
+    match: Match, game: Game, state: Any, seats: list[Seat], index: int, reason: str, now: datetime
+) -> None:
+    """`LeavePolicy.OUT`: the player in seat `index` is out of the game (they left, resigned
+    or were away past the grace). The game's own events follow the room's in the log row;
+    `replay` runs `remove_seat` for it. The seat keeps its token: the player may watch."""
+    before = game.to_act(state)
+    state, events = game.remove_seat(state, index)
+    _append(
+        match,
+        kind="room",
+        seat=index,
+        action={"type": "out", "reason": reason},
+        events=[{"type": "out", "seat": index, "reason": reason}, *game_events.encode(events)],
+        actor=Action.Actor.TIMEOUT if reason == "away" else Action.Actor.HUMAN,
+    )
+    _finish_if_over(match, game, state)
+    _update_turns(match, game, state, seats, before, now)
+    match.state = game.dump_state(state)
+    match.updated = now
 
 
 def rematch(match_id: Any, token: str | None) -> tuple[Match, str | None]:
@@ -864,10 +916,12 @@ def rematch(match_id: Any, token: str | None) -> tuple[Match, str | None]:
         old_seats = _seats(match)
         held = seats_for_token(old_seats, token)
         if match.next_match_id is None:
+            game = get_game(match)
+            next_settings = game.rematch_settings(match.settings)
             nxt = Match.objects.create(
                 game=match.game,
-                settings=match.settings,
-                seed=secrets.randbits(62),
+                settings=next_settings,
+                seed=new_seed(game, next_settings),
                 mode=match.mode,
                 invite_code=secrets.token_urlsafe(12) if match.mode == Match.Mode.FRIEND else None,
             )

@@ -25,6 +25,13 @@ def describe_room_event(event: Mapping[str, Any]) -> str | None:
         return _("%(seat)s resigned.") % {"seat": _seat(event)}
     if kind == "left":
         return _("%(seat)s left the table: the CPU plays that seat now.") % {"seat": _seat(event)}
+    if kind == "out":
+        texts = {
+            "leave": _("%(seat)s left the game and is out."),
+            "resign": _("%(seat)s resigned and is out."),
+            "away": _("%(seat)s was away too long and is out."),
+        }
+        return texts.get(event.get("reason"), texts["leave"]) % {"seat": _seat(event)}
     if kind == "invite_changed":
         return _("A new invitation URL was made; the old one no longer works.")
     if kind == "rematch":

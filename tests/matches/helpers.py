@@ -49,6 +49,7 @@ class Client:
         self.frames: list[dict[str, Any]] = []
         self.seq: int | None = None
         self.view: Any = None
+        self.view_seat: int | None = None
         self.room: dict[str, Any] = {}
 
     async def connect(self, since: int | None = None, token: str | None = None) -> dict:
@@ -87,6 +88,7 @@ class Client:
         if frame["type"] == "state":
             self.seq = frame["seq"]
             self.view = frame["view"]
+            self.view_seat = frame["view_seat"]
             self.room = frame["match"]
         elif frame["type"] == "room":
             self.room = frame["match"]

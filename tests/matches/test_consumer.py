@@ -35,8 +35,11 @@ async def status(match_id):
     return await db(lambda: Match.objects.get(pk=match_id).status)()
 
 
-async def play_turns(client: Client, seats: list[int], rng: random.Random, until_over=True):
-    """Act whenever one of `seats` is to act, until the match ends."""
+async def play_turns(
+    client: Client, seats: list[int], rng: random.Random, until_over=True, reveal=False
+):
+    """Act whenever one of `seats` is to act, until the match ends. With `reveal`, a shared
+    device is claimed ("show me") by each player before they act."""
     for _ in range(400):
         room = client.room
         if room.get("status") == "finished":
@@ -45,6 +48,10 @@ async def play_turns(client: Client, seats: list[int], rng: random.Random, until
         if not mine:
             await client.until(lambda f: f["type"] in ("state", "room"), timeout=10)
             continue
+        if reveal and client.view_seat != mine[0]:
+            seat = mine[0]
+            await client.send({"type": "reveal", "seat": seat})
+            await client.until(lambda f, seat=seat: f["type"] == "state" and f["view_seat"] == seat)
         action = await legal(client.match_id, mine[0], rng)
         await client.send(
             {
@@ -63,13 +70,19 @@ async def test_hotseat_one_connection_plays_every_seat():
     client = Client(match.id, token)
     welcome = await client.connect()
     assert welcome == {"type": "welcome", "v": 1, "seats": [0, 1, 2], "spectator": False}
-    await play_turns(client, [0, 1, 2], random.Random(1))
+    await play_turns(client, [0, 1, 2], random.Random(1), reveal=True)
     assert await status(match.id) == "finished"
     seqs = [f["seq"] for f in client.frames if f["type"] == "state"]
-    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
-    # The device shows the view of the seat whose turn it is.
-    views = [f for f in client.frames if f["type"] == "state" and f["match"]["to_act"]]
-    assert all(f["view_seat"] == f["match"]["to_act"][0] for f in views)
+    assert seqs == sorted(seqs)
+    # The device shows the view of the seat whose turn it is, once that player claimed it;
+    # before, it shows nothing but whom to pass it to.
+    playing = [f for f in client.frames if f["type"] == "state" and f["match"]["to_act"]]
+    blind = [f for f in playing if "handoff" in f]
+    shown = [f for f in playing if "handoff" not in f]
+    assert blind and shown
+    assert all(f["view"] is None and f["view_seat"] is None for f in blind)
+    assert all(f["handoff"]["seat"] == f["match"]["to_act"][0] for f in blind)
+    assert all(f["view_seat"] == f["match"]["to_act"][0] for f in shown)
     await client.close()
 
 
@@ -266,8 +279,18 @@ async def test_resync_sends_what_was_missed():
     await client.send({"type": "resync", "since": 1})
     frame = await client.until(lambda f: f["type"] == "state")
     assert [e["seq"] for e in frame["events"]] == [2, 3, 4]
-    # Private events reach only their seat: seat 0 sees its own draw's card.
-    assert any(ev["type"] == "you_drew" for e in frame["events"] for ev in e["events"])
+    # Seat 1 is to act and has not claimed the device: every draw shows as a placeholder.
+    assert frame["handoff"] == {"seat": 1} and frame["view"] is None
+    kinds = [ev["type"] for e in frame["events"] for ev in e["events"]]
+    assert kinds == ["drew", "drew", "drew"]
+    assert "card-" not in json.dumps(frame)
+    # Claimed: the log is seat 1's — its own draw with the card, the others' without.
+    await client.send({"type": "reveal", "seat": 1})
+    await client.until(lambda f: f["type"] == "state" and f["view_seat"] == 1)
+    await client.send({"type": "resync", "since": 1})
+    frame = await client.until(lambda f: f["type"] == "state")
+    seen = {e["seq"]: [ev["type"] for ev in e["events"]] for e in frame["events"]}
+    assert seen == {2: ["drew"], 3: ["you_drew"], 4: ["drew"]}
     await client.send({"type": "ping", "t": 1})
     assert (await client.until(lambda f: f["type"] == "pong"))["seq"] == 4
     await client.close()

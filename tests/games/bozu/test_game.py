@@ -34,7 +34,7 @@ def play_through(game, state):
     events = []
     while game.to_act(state):
         (seat,) = game.to_act(state)
-        action = game.cpu_action(state, seat, "advanced", random.Random(0))
+        action = game.cpu_policy(game.view(state, seat), seat, "advanced", random.Random(0))
         state, new = game.apply(state, seat, action)
         events += new
     return state, events
@@ -102,14 +102,14 @@ def test_refused_actions_change_nothing(game):
 def test_cpu_levels_all_draw_and_only_on_their_turn(game):
     state = game.new_state({"players": 2}, seats(2), seed=4)
     for level in ("beginner", "intermediate", "advanced"):
-        assert game.cpu_action(state, 0, level, random.Random(1)) == DRAW
+        assert game.cpu_policy(game.view(state, 0), 0, level, random.Random(1)) == DRAW
     with pytest.raises(NotYourTurnError):
-        game.cpu_action(state, 1, "beginner", random.Random(1))
+        game.cpu_policy(game.view(state, 1), 1, "beginner", random.Random(1))
     with pytest.raises(ValueError):
-        game.cpu_action(state, 0, "grandmaster", random.Random(1))
+        game.cpu_policy(game.view(state, 0), 0, "grandmaster", random.Random(1))
     finished, _ = play_through(game, state)
     with pytest.raises(GameOverError):
-        game.cpu_action(finished, 0, "beginner", random.Random(1))
+        game.cpu_policy(game.view(finished, 0), 0, "beginner", random.Random(1))
 
 
 def test_dump_and_load_round_trip(game):

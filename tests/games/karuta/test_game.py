@@ -58,7 +58,7 @@ def test_a_whole_game_against_a_cpu_through_the_contract(game):
             break
         seat = waiting[0]
         if seat == 1:
-            action = game.cpu_action(state, 1, "tsuyoi", rng)
+            action = game.cpu_policy(game.view(state, 1), 1, "tsuyoi", rng)
         else:
             view = game.view(state, 0)
             legal = game.legal_actions(state, 0)

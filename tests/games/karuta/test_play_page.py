@@ -10,9 +10,9 @@ from django.test import Client
 from django.utils import translation
 
 import gamekit
+from gamekit.events import for_viewer
 from games.karuta import engine
 from games.karuta.text import describe_events
-from matches.frames import visible_events
 from matches.models import Match
 
 MENU = {
@@ -142,7 +142,7 @@ def test_send_events_stay_public_through_the_match_server():
     state, events = engine.apply(state, 0, {"type": "send", "card": 3})
     send = next(e for e in events if e["type"] == "send")
     assert "to" not in send  # "to" is the server's list of private recipients
-    assert visible_events(events, [1]) == events
+    assert for_viewer(events, 1) == events
     with translation.override("en"):
         assert describe_events([send])[0].startswith("Red sent 「")
 
