@@ -29,6 +29,8 @@ export class MatchClient {
     this.handlers = handlers;
     this.seq = null; // last seq seen
     this.view = null;
+    this.viewSeat = null;
+    this.handoff = null;
     this.match = null;
     this.seats = [];
     this.pending = new Map(); // action_id -> act frame, until acked or refused
@@ -116,6 +118,11 @@ export class MatchClient {
     return this.sendRaw({ type, ...fields });
   }
 
+  // Shared device, hidden hands: "I am this seat, show me" after a state frame's handoff.
+  reveal(seat) {
+    return this.sendRaw({ type: "reveal", seat });
+  }
+
   resync() {
     return this.sendRaw({ type: "resync", since: this.seq });
   }
@@ -140,6 +147,9 @@ export class MatchClient {
         }
         this.seq = frame.seq;
         this.view = frame.view;
+        this.viewSeat = frame.view_seat;
+        // A shared device that must be passed to another player first: no view until reveal().
+        this.handoff = frame.handoff ?? null;
         this.match = frame.match;
         this.emit("onState", frame);
         break;
