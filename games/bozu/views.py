@@ -104,9 +104,7 @@ def seat_spread() -> dict[str, str]:
         "spread_random_low": _percent(min(random_first)),
         "spread_random_high": _percent(max(random_first)),
         "spread_red_high": _percent(best),
-        "spread_red_high_seat": gamekit.colour_label(
-            gamekit.SEAT_COLOURS[red_first.index(best)]
-        ),
+        "spread_red_high_seat": gamekit.colour_label(gamekit.SEAT_COLOURS[red_first.index(best)]),
         "spread_red_low": _percent(worst),
         "spread_red_low_seat": gamekit.colour_label(gamekit.SEAT_COLOURS[red_first.index(worst)]),
     }
