@@ -84,10 +84,18 @@ def test_a_whole_game_against_a_cpu_through_the_contract(game):
 def test_views_are_json_and_spectators_see_no_secrets(game):
     settings = {"mode": "chirashi", "players": 3, "memorise_seconds": 0, "show_kimariji": True}
     state = game.new_state(settings, seats(None, "futsu", "meijin"), seed=3)
+    # The same game with the hidden parts changed: the order of the poems still to come
+    # (after the one being read), the seed and the RNG counter.
+    other = engine.clone(state)
+    rest = other["queue"][1:]
+    random.Random(9).shuffle(rest)
+    other["queue"][1:] = rest
+    other["seed"], other["rng_n"] = 4, state["rng_n"] + 5
+    assert other["queue"] != state["queue"]
     for seat in (0, 1, 2, None):
         view = game.view(state, seat)
-        text = json.dumps(view)
-        assert "seed" not in text and "queue" not in text
+        assert json.loads(json.dumps(view)) == view
+        assert game.view(other, seat) == view  # nothing hidden shows through
         assert len(view["kimariji"]) == 100
     assert game.player_count({"mode": "chirashi", "players": 3}) == 3
     assert game.player_count({"mode": "solo"}) == 1
