@@ -60,6 +60,9 @@ class BozuSettingsForm(forms.Form):
             "invalid_choice": _("Choose one of the listed emperor rules."),
         },
     )
+    # No CPU level to choose (games/bozu/game.py ONE_CPU): posted hidden, so the menu shows
+    # no selector for levels that could only play alike.
+    cpu_level = forms.CharField(widget=forms.HiddenInput, initial="beginner", required=False)
     princess_extra_draw = forms.BooleanField(
         label=_("Princess extra draw"),
         help_text=_("When a princess is drawn while the field is empty, draw one more card."),

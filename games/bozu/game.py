@@ -17,9 +17,11 @@ from games.bozu.rules import EmperorRule, Rules, SemimaruRule
 from games.bozu.text import describe_event
 
 # Drawing is pure luck: the only action is "draw the top card", so there is nothing for
-# a CPU to decide. The three levels exist so the menu matches the other games; they all
-# play exactly alike, and their description says so.
-_SAME_PLAY = _("Drawing is pure luck, so every level simply draws: the levels play alike.")
+# a CPU to decide and no level could play differently. The menu therefore offers no level
+# (the settings form posts this one as a hidden field) and the rules page says why.
+ONE_CPU = "beginner"
+# Matches created while the menu still offered three identical levels keep their keys.
+_LEGACY_LEVELS = frozenset({"beginner", "intermediate", "advanced"})
 
 
 @gamekit.register
@@ -31,9 +33,11 @@ class BozuMekuri(gamekit.Game):
     max_players = 4
     modes = (Mode.CPU, Mode.HOTSEAT, Mode.FRIEND)
     cpu_levels = (
-        CpuLevel("beginner", _("Beginner"), _SAME_PLAY),
-        CpuLevel("intermediate", _("Intermediate"), _SAME_PLAY),
-        CpuLevel("advanced", _("Advanced"), _SAME_PLAY),
+        CpuLevel(
+            ONE_CPU,
+            _("CPU"),
+            _("Drawing is pure luck, so there is one CPU: it draws when its turn comes."),
+        ),
     )
     settings_form = BozuSettingsForm
     telemetry_settings = {
@@ -88,8 +92,8 @@ class BozuMekuri(gamekit.Game):
     def cpu_policy(
         self, view: Mapping[str, Any], seat: int, level: str, rng: random.Random
     ) -> dict[str, Any]:
-        """Every level draws when it is its turn: there is no other move (see _SAME_PLAY)."""
-        if level not in {cpu.key for cpu in self.cpu_levels}:
+        """The CPU draws when it is its turn: there is no other move (see ONE_CPU)."""
+        if level not in _LEGACY_LEVELS:
             raise ValueError(f"unknown CPU level {level!r}")
         if view["over"]:
             raise GameOverError("the game is over")

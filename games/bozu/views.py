@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.shortcuts import render
@@ -18,12 +19,30 @@ from pages.kimariji_list import script_json
 from poems.models import Poem
 
 
+def _rounded(value: float, places: int) -> Decimal:
+    """Round half up, once, here: number_format alone would cut the digits off (64.75 →
+    "64.7"), and the page shows these strings as they are (static/js/bozu/page.js)."""
+    return Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
 def _percent(value: float) -> str:
-    return f"{number_format(value * 100, 2)}%"
+    return f"{number_format(_rounded(value * 100, 2), 2)}%"
 
 
 def _cards(value: float) -> str:
-    return number_format(value, 1)
+    return number_format(_rounded(value, 1), 1)
+
+
+def shown(row: dict[str, Any]) -> dict[str, Any]:
+    """A figures row as the page shows it, in the active language's number format."""
+    return {
+        "sole": [_percent(x) for x in row["sole_first"]],
+        "shared": [_percent(x) for x in row["shared_first"]],
+        "draw_rate": _percent(row["draw_rate"]),
+        "winner_mean_cards": _cards(row["winner_mean_cards"]),
+        "field_mean_cards": _cards(row["field_mean_cards"]),
+        "biggest_move_mean": _cards(row["biggest_move_mean"]),
+    }
 
 
 def rules_key(settings: dict[str, Any]) -> str:
@@ -52,12 +71,13 @@ def describe_rules(settings: dict[str, Any]) -> str:
 
 def figures_context(settings: dict[str, Any] | None = None) -> dict[str, Any]:
     row = figures_for(settings)
+    text = shown(row)
     seats = [
         {
             "colour": colour,
             "label": gamekit.colour_label(colour),
-            "sole": _percent(row["sole_first"][i]),
-            "shared": _percent(row["shared_first"][i]),
+            "sole": text["sole"][i],
+            "shared": text["shared"][i],
         }
         for i, colour in enumerate(gamekit.SEAT_COLOURS[: row["settings"]["players"]])
     ]
@@ -65,10 +85,28 @@ def figures_context(settings: dict[str, Any] | None = None) -> dict[str, Any]:
         "figures": row,
         "figures_rules": describe_rules(row["settings"]),
         "figures_seats": seats,
-        "figures_draw": _percent(row["draw_rate"]),
-        "figures_winner": _cards(row["winner_mean_cards"]),
-        "figures_field": _cards(row["field_mean_cards"]),
-        "figures_move": _cards(row["biggest_move_mean"]),
+        "figures_draw": text["draw_rate"],
+        "figures_winner": text["winner_mean_cards"],
+        "figures_field": text["field_mean_cards"],
+        "figures_move": text["biggest_move_mean"],
+        **seat_spread(),
+    }
+
+
+def seat_spread() -> dict[str, str]:
+    """The tips' sentence on seat order: 4 players, default rules, red first (as this site
+    plays) and with a random first player (the convention of the usual 24.5–25.0% figure)."""
+    table = load_table()
+    red_first = figures_for(Rules.from_settings({}).to_settings())["sole_first"]
+    random_first = table["random_first"]["sole_first"]
+    best, worst = max(red_first), min(red_first)
+    return {
+        "spread_random_low": _percent(min(random_first)),
+        "spread_random_high": _percent(max(random_first)),
+        "spread_red_high": _percent(best),
+        "spread_red_high_seat": gamekit.colour_label(gamekit.SEAT_COLOURS[red_first.index(best)]),
+        "spread_red_low": _percent(worst),
+        "spread_red_low_seat": gamekit.colour_label(gamekit.SEAT_COLOURS[red_first.index(worst)]),
     }
 
 
@@ -97,7 +135,7 @@ def index(request):
         "faq": faq_items(),
         "faq_jsonld": script_json(faq_jsonld()),
         "figures_table": {
-            "rows": table["rows"],
+            "rows": [{"settings": row["settings"], "shown": shown(row)} for row in table["rows"]],
             "colours": {c: gamekit.colour_label(c) for c in gamekit.SEAT_COLOURS},
             "rules": {
                 rules_key(row["settings"]): describe_rules(row["settings"]) for row in table["rows"]

@@ -53,7 +53,10 @@ Phases and actions (what the play pages and the match server build on)
     every counted touch is otetsuki and touching both sides counts twice.
     Whoever takes gets one card lighter (their own card leaves, or they send
     one); whoever commits otetsuki gets one heavier (the opponent sends one);
-    so dabu (receive 2) and the take-plus-otetsuki cancel fall out of the sum.
+    so dabu (your own card read, you commit otetsuki and the opponent takes it: you
+    receive 2) and the take-plus-otetsuki cancel fall out of the sum. The result's
+    "dabu" flag names that cause only; touching both sides on a dead card also costs 2
+    but is a double otetsuki.
     Both committing otetsuki (tomo-otetsu) cancels every penalty. A live card
     nobody touched by ``close`` is taken off by the owner of its side (no send).
     Sends are capped by what the sender has: a player who empties their side
@@ -98,6 +101,7 @@ from games.karuta.options import (  # re-exported: the engine is the karuta API
     MODES,
     InvalidSettingsError,
     is_int,
+    lower_reads,
     normalize_settings,
     pool_of,
 )
@@ -117,6 +121,7 @@ PUBLIC_SETTINGS = (
     "otetsuki_penalty",
     "poem_set",
     "players",
+    "lower_verse_twice",
 )
 
 
@@ -519,7 +524,7 @@ def _start_reading(state: State, events: list[Event]) -> None:
         "kimariji": kimariji,
         "static_kimariji": pool_static_kimariji(poem, tuple(state["pool"])),
         "decided": reading.decided_ms(poem, kimariji, s["pace"]),
-        "close": reading.close_ms(mode, poem, s["pace"]),
+        "close": reading.close_ms(mode, poem, s["pace"], lower_reads(s)),
         "active": [i for i in seats if i not in sitting_out],
         "sitting_out": sitting_out,
         "done": [],
@@ -620,7 +625,7 @@ def _resolve_competitive(state: State, events: list[Event]) -> None:
         "untouched": untouched,
         "otetsuki": otetsuki,
         "tomo_otetsu": tomo,
-        "dabu": count >= 2,
+        "dabu": _dabu(owner, taker, otetsuki, tomo),
         "cancelled": owes[0] > 0 and owes[1] > 0 and owes[0] == owes[1],
         "send": {"from": sender, "to": _other(sender), "count": count} if count else None,
     }
@@ -633,6 +638,15 @@ def _resolve_competitive(state: State, events: list[Event]) -> None:
         state["reading"] = None
     else:
         _after_competitive_reading(state, events)
+
+
+def _dabu(owner: int | None, taker: int | None, otetsuki: list[int], tomo: bool) -> bool:
+    """ダブ is named by its cause, not by the count sent: the read card lay on your side,
+    you committed otetsuki, and the opponent took your card (you receive 2). Two cards
+    sent for touching both sides on a dead card are a double otetsuki, not dabu."""
+    if owner is None or taker is None or tomo:
+        return False
+    return taker != owner and otetsuki[owner] > 0
 
 
 def _retire_poem(state: State) -> None:
@@ -789,7 +803,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "phase": state["phase"],
         "you": seat,
         "seats": [{"index": i, **info} for i, info in enumerate(state["seats"])],
-        "settings": {key: s[key] for key in PUBLIC_SETTINGS},
+        "settings": {key: s.get(key) for key in PUBLIC_SETTINGS},
         "to_act": list(to_act(state)),
         "pool_size": len(state["pool"]),
         "read": state["read"][:],
@@ -824,7 +838,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "touches": [
                 [i, card, t] for i, touches in enumerate(r["touches"]) for card, t in touches
             ],
-            **reading.schedule(mode, r["poem"], r["prev"], s["pace"], r["kimariji"]),
+            **reading.schedule(
+                mode, r["poem"], r["prev"], s["pace"], r["kimariji"], lower_reads(s)
+            ),
         }
     else:
         out["reading"] = None

@@ -9,6 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.karuta import engine
+from games.karuta.options import CASUAL_MEMORISE_SECONDS
 
 MODE_CHOICES = [
     ("competitive", _("Competitive (you against a CPU)")),
@@ -37,10 +38,10 @@ PACE_CHOICES = [
     ("very_fast", _("Very fast")),
 ]
 MEMORISE_CHOICES = [
-    ("900", _("15 minutes (standard)")),
+    ("900", _("15 minutes (official matches)")),
     ("600", _("10 minutes")),
     ("300", _("5 minutes")),
-    ("120", _("2 minutes")),
+    ("120", _("2 minutes (casual default)")),
     ("60", _("1 minute")),
     ("0", _("Skip")),
 ]
@@ -106,8 +107,18 @@ class KarutaSettingsForm(forms.Form):
         label=_("Memorisation time"),
         choices=MEMORISE_CHOICES,
         coerce=int,
-        initial="900",
+        initial=str(CASUAL_MEMORISE_SECONDS),
+        help_text=_(
+            "Official competitive matches give 15 minutes to learn where the cards lie; a "
+            "casual game starts after 2 minutes. You can skip the rest at any time."
+        ),
         error_messages=_choice_error(_("Choose one of the listed memorisation times.")),
+    )
+    lower_verse_twice = forms.BooleanField(
+        label=_("Read the lower verse twice (chirashi and solo)"),
+        help_text=_("Readers commonly read it twice; untick to hear it once."),
+        required=False,
+        initial=True,
     )
     otetsuki_penalty = forms.ChoiceField(
         label=_("Penalty for otetsuki in chirashi"),
@@ -168,6 +179,7 @@ class KarutaSettingsForm(forms.Form):
             "speech": bool(cleaned.get("speech")),
             "memorise_seconds": cleaned["memorise_seconds"],
             "otetsuki_penalty": cleaned.get("otetsuki_penalty") or "sit_out",
+            "lower_verse_twice": bool(cleaned.get("lower_verse_twice")),
             # Explicit poems (solo practice only) replace the poem set.
             **(
                 {"poems": cleaned["poems"], "poem_set": None}

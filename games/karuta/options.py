@@ -12,7 +12,8 @@ from poems import catalogue
 MODES = ("competitive", "chirashi", "solo")
 LEVEL_KEYS = ("nyumon", "yowai", "futsu", "tsuyoi", "meijin")
 PENALTIES = ("sit_out", "return_card")
-MAX_MEMORISE_SECONDS = 900  # the standard 15 minutes
+MAX_MEMORISE_SECONDS = 900  # the official 15 minutes, still offered
+CASUAL_MEMORISE_SECONDS = 120  # the default for a casual game against the CPU
 POEM_SET_SIZE = 20
 POEM_SETS = (1, 2, 3, 4, 5)
 ALL_POEMS = tuple(range(1, catalogue.POEM_COUNT + 1))
@@ -26,8 +27,10 @@ DEFAULTS: dict[str, Any] = {
     "show_kimariji": False,
     "pace": "standard",
     "speech": True,
-    "memorise_seconds": 900,
+    "memorise_seconds": CASUAL_MEMORISE_SECONDS,
     "otetsuki_penalty": "sit_out",
+    # Chirashi and solo: the lower verse is commonly read twice (seed 001); False reads it once.
+    "lower_verse_twice": True,
 }
 
 
@@ -77,7 +80,7 @@ def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
         reading.kana_per_second(s["pace"])
     except ValueError as error:
         raise InvalidSettingsError(str(error)) from None
-    for key in ("show_kimariji", "speech"):
+    for key in ("show_kimariji", "speech", "lower_verse_twice"):
         if not isinstance(s[key], bool):
             raise InvalidSettingsError(f"{key} must be true or false")
     seconds = s["memorise_seconds"]
@@ -86,6 +89,11 @@ def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
     if s["otetsuki_penalty"] not in PENALTIES:
         raise InvalidSettingsError(f"unknown otetsuki penalty {s['otetsuki_penalty']!r}")
     return s
+
+
+def lower_reads(settings: Mapping[str, Any]) -> int:
+    """How many times the lower verse is read (states saved before the option read it once)."""
+    return 2 if settings.get("lower_verse_twice", False) else 1
 
 
 def pool_of(settings: Mapping[str, Any]) -> tuple[int, ...]:

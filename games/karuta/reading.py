@@ -88,19 +88,20 @@ def decided_ms(poem: int, kimariji_length: int, pace: str | float | int) -> int:
     return times[min(kimariji_length, len(times)) - 1]
 
 
-def close_ms(mode: str, poem: int, pace: str | float | int) -> int:
+def close_ms(mode: str, poem: int, pace: str | float | int, lower_reads: int = 1) -> int:
     """The last moment a touch counts in this reading.
 
     Competitive: 3 s after the upper verse (its lower verse opens the next
-    reading). Chirashi and solo: the lower verse follows the upper verse, and the
-    reading closes 1 s after it.
+    reading). Chirashi and solo: the lower verse follows the upper verse (read
+    `lower_reads` times, a breath between), and the reading closes 1 s after it.
     """
     unit = unit_ms(pace)
     end = kami_end(poem, pace)
     if mode == "competitive":
         return end + COMPETITIVE_GRACE_UNITS * unit
     lower = verse_timing(catalogue.poem(poem).shimo_kana, unit)[1]
-    return end + BREATH_UNITS * unit + lower + AFTER_LOWER_UNITS * unit
+    lowers = lower_reads * (BREATH_UNITS * unit + lower)
+    return end + lowers + AFTER_LOWER_UNITS * unit
 
 
 def _segment(part: str, poem: int | None, text: str, said: str, start: int, end: int):
@@ -139,9 +140,17 @@ def preamble(prev: int | None, pace: str | float | int) -> list[dict[str, Any]]:
 
 
 def schedule(
-    mode: str, poem: int, prev: int | None, pace: str | float | int, kimariji_length: int
+    mode: str,
+    poem: int,
+    prev: int | None,
+    pace: str | float | int,
+    kimariji_length: int,
+    lower_reads: int = 1,
 ) -> dict[str, Any]:
-    """The whole timetable of one reading, as the play page needs it (JSON-able)."""
+    """The whole timetable of one reading, as the play page needs it (JSON-able).
+
+    In chirashi and solo, "shimo" is the lower verse's first reading; when it is read
+    twice, "shimo"["again"] gives the start and end of the second reading."""
     record = catalogue.poem(poem)
     unit = unit_ms(pace)
     times = kami_times(poem, pace)
@@ -158,7 +167,7 @@ def schedule(
         "shimo": None,
         "kimariji": kimariji_length,
         "decided": decided_ms(poem, kimariji_length, pace),
-        "close": close_ms(mode, poem, pace),
+        "close": close_ms(mode, poem, pace, lower_reads),
     }
     if mode != "competitive":
         start = end + BREATH_UNITS * unit
@@ -168,5 +177,9 @@ def schedule(
             "said": record.shimo_said,
             "t": [start + x for x in lower_times],
             "end": start + lower_ms,
+            "again": None,
         }
+        if lower_reads > 1:
+            again = start + lower_ms + BREATH_UNITS * unit
+            result["shimo"]["again"] = {"start": again, "end": again + lower_ms}
     return result

@@ -1,13 +1,15 @@
-"""CPU self-play through the real engine and CPU policy: the ladder, the benchmark, tests.
+"""CPU self-play through the real engine and CPU policy: the reference path for the ladder.
 
 Pure Python: the CPUs' own randomness comes from a generator seeded from the game
-seed, so a self-play game is a function of (levels, seed, settings).
+seed, so a self-play game is a function of (levels, seed, settings). `games.karuta.sim`
+plays the same model vectorised in NumPy (about 20× faster); the tests check that the
+two agree within sampling error.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,12 +17,16 @@ from games.karuta import cpu, engine, stats
 
 LADDER_SETTINGS: dict[str, Any] = {"mode": "competitive", "memorise_seconds": 0}
 
+# on_touch(seat, t - deciding kana, t - last upper-verse kana) for each touch on the read card
+TouchHook = Callable[[int, int, int], None]
+
 
 def play(
     levels: Sequence[str],
     seed: int,
     settings: Mapping[str, Any] | None = None,
     max_actions: int = 100_000,
+    on_touch: TouchHook | None = None,
 ) -> engine.State:
     """Play a whole game between CPUs of `levels` (one per seat) and return the final state."""
     chosen = {**LADDER_SETTINGS, **(settings or {})}
@@ -33,13 +39,19 @@ def play(
         if not waiting:
             return state
         seat = waiting[0]
-        action = cpu.cpu_policy(engine.view(state, seat), seat, levels[seat], rng)
+        view = engine.view(state, seat)
+        action = cpu.cpu_policy(view, seat, levels[seat], rng)
+        r = view["reading"]
+        if on_touch and action["type"] == "touch" and action["card"] == r["poem"]:
+            on_touch(seat, action["t"] - r["decided"], action["t"] - r["kami"]["t"][-1])
         state, _ = engine.apply(state, seat, action)
     raise RuntimeError("a self-play game did not end")
 
 
 @dataclass
 class Ladder:
+    """Win counts and per-level figures of CPU-vs-CPU competitive games (either path)."""
+
     levels: tuple[str, ...]
     games: int
     wins: dict[tuple[str, str], int] = field(default_factory=dict)
@@ -48,13 +60,16 @@ class Ladder:
     reach_n: dict[str, int] = field(default_factory=dict)
     otetsuki: dict[str, int] = field(default_factory=dict)
     readings: dict[str, int] = field(default_factory=dict)
+    # Every touch on the read card, in ms after the deciding kana / the last upper-verse kana.
+    after_decided: dict[str, list[float]] = field(default_factory=dict)
+    after_last: dict[str, list[float]] = field(default_factory=dict)
 
     def win_rate(self, a: str, b: str) -> float | None:
         played = self.played.get((a, b), 0)
         return self.wins.get((a, b), 0) / played if played else None
 
-    def figures(self, level: str) -> dict[str, float | None]:
-        return stats.tally_summary(
+    def figures(self, level: str) -> dict[str, Any]:
+        summary = stats.tally_summary(
             {
                 "reach_sum": self.reach_sum.get(level, 0),
                 "reach_n": self.reach_n.get(level, 0),
@@ -62,6 +77,24 @@ class Ladder:
                 "readings": self.readings.get(level, 0),
             }
         )
+        summary["after_decided"] = stats.distribution(self.after_decided.get(level, []))
+        summary["after_last"] = stats.distribution(self.after_last.get(level, []))
+        return summary
+
+    def add_game(self, levels: Sequence[str], winner: int, tallies: Sequence[Mapping]) -> None:
+        a, b = levels
+        for pair in ((a, b), (b, a)):
+            self.played[pair] = self.played.get(pair, 0) + 1
+        winner_level, loser = levels[winner], levels[1 - winner]
+        self.wins[(winner_level, loser)] = self.wins.get((winner_level, loser), 0) + 1
+        for level, tally in zip(levels, tallies, strict=True):
+            for key in ("reach_sum", "reach_n", "otetsuki", "readings"):
+                store = getattr(self, key)
+                store[level] = store.get(level, 0) + tally[key]
+
+    def add_touch(self, level: str, after_decided: float, after_last: float) -> None:
+        self.after_decided.setdefault(level, []).append(after_decided)
+        self.after_last.setdefault(level, []).append(after_last)
 
 
 def match_up(a: str, b: str, games: int, seed: int, ladder: Ladder | None = None) -> Ladder:
@@ -69,18 +102,12 @@ def match_up(a: str, b: str, games: int, seed: int, ladder: Ladder | None = None
     ladder = ladder or Ladder(levels=(a, b), games=games)
     for g in range(games):
         levels = (a, b) if g % 2 == 0 else (b, a)
-        final = play(levels, seed=seed * 100_003 + g)
-        winner_level = levels[final["winner"]]
-        for pair in ((a, b), (b, a)):
-            ladder.played[pair] = ladder.played.get(pair, 0) + 1
-        loser = b if winner_level == a else a
-        ladder.wins[(winner_level, loser)] = ladder.wins.get((winner_level, loser), 0) + 1
-        for seat, level in enumerate(levels):
-            tally = final["tally"][seat]
-            ladder.reach_sum[level] = ladder.reach_sum.get(level, 0) + tally["reach_sum"]
-            ladder.reach_n[level] = ladder.reach_n.get(level, 0) + tally["reach_n"]
-            ladder.otetsuki[level] = ladder.otetsuki.get(level, 0) + tally["otetsuki"]
-            ladder.readings[level] = ladder.readings.get(level, 0) + tally["readings"]
+
+        def note(seat: int, decided: int, last: int, levels=levels) -> None:
+            ladder.add_touch(levels[seat], decided, last)
+
+        final = play(levels, seed=seed * 100_003 + g, on_touch=note)
+        ladder.add_game(levels, final["winner"], final["tally"])
     return ladder
 
 

@@ -80,3 +80,22 @@ def tally_summary(tally: Mapping[str, int]) -> dict[str, float | None]:
             round(tally["otetsuki"] / tally["readings"], 4) if tally["readings"] else None
         ),
     }
+
+
+def distribution(values: Sequence[float]) -> dict[str, float | None]:
+    """Count, 10th/50th/90th percentiles and the share below zero of a list of times (ms)."""
+    if not values:
+        return {"n": 0, "p10": None, "p50": None, "p90": None, "below_zero": None}
+    ordered = sorted(values)
+    n = len(ordered)
+
+    def pick(q: float) -> float:
+        return round(float(ordered[min(n - 1, int(q * n))]), 1)
+
+    return {
+        "n": n,
+        "p10": pick(0.10),
+        "p50": pick(0.50),
+        "p90": pick(0.90),
+        "below_zero": round(sum(1 for v in ordered if v < 0) / n, 4),
+    }

@@ -78,16 +78,19 @@ def _competitive_result(event: Mapping[str, Any]) -> list[str]:
             "n": send["count"],
         }
         if event["dabu"]:
-            lines.append(_("Dabu: %(who)s sends %(to)s %(n)d cards.") % values)
-        else:
+            # Named by its cause: otetsuki, and the card on the offender's own side was taken.
             lines.append(
-                ngettext(
-                    "%(who)s sends %(to)s %(n)d card.",
-                    "%(who)s sends %(to)s %(n)d cards.",
-                    send["count"],
-                )
-                % values
+                _("Dabu: %(who)s committed otetsuki and lost a card on their own side.")
+                % {"who": seat_label(event["side"])}
             )
+        lines.append(
+            ngettext(
+                "%(who)s sends %(to)s %(n)d card.",
+                "%(who)s sends %(to)s %(n)d cards.",
+                send["count"],
+            )
+            % values
+        )
     return lines
 
 
@@ -105,7 +108,7 @@ def _chirashi_result(event: Mapping[str, Any]) -> list[str]:
         lines.append(_("%(who)s sits out the next poem.") % {"who": seat_label(seat)})
     for seat, returned in event["returned"]:
         lines.append(
-            _("%(who)s puts %(card)s back on the field.")
+            _("%(who)s puts %(card)s back on the field; its poem will be read again.")
             % {"who": seat_label(seat), "card": card_label(returned)}
         )
     return lines

@@ -69,9 +69,12 @@ def test_page_menu_sections_and_figures(asgi_server, poems_in_db, watched):
     assert page.locator(".poet-list li").count() == 100
     # The tips follow the rules chosen in the menu.
     four = page.locator("[data-figures-seats] tr").count()
+    served = page.inner_text("[data-figures]")  # as the server rendered it
     page.select_option("#id_players", "2")
     assert page.locator("[data-figures-seats] tr").count() == 2 != four
     assert "2" in page.inner_text("[data-player-count]")
+    page.select_option("#id_players", "4")
+    assert page.inner_text("[data-figures]") == served  # page.js shows the server's strings
     hreflang = page.locator("link[rel=alternate]").evaluate_all("ls => ls.map(l => l.hreflang)")
     assert {"ja", "en", "zh-Hans"} <= set(hreflang)
     assert watched.axe_violations() == []

@@ -16,7 +16,7 @@ def test_home_lists_games_in_japanese_by_default(client):
     ("prefix", "lang", "bozu", "karuta"),
     [
         ("/en/", "en", "Bozu Mekuri", "Hyakunin Isshu karuta"),
-        ("/zh-hans/", "zh-hans", "坊主翻牌", "百人一首歌留多"),
+        ("/zh-hans/", "zh-hans", "翻和尚牌", "百人一首歌留多"),
     ],
 )
 def test_home_in_other_languages(client, prefix, lang, bozu, karuta):

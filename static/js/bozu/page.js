@@ -1,9 +1,9 @@
 // The Bozu Mekuri page: keep the tips' figures in step with the rules chosen in the menu.
+// The server rounds and formats every figure once (games/bozu/views.py shown); this
+// script only puts those strings in place, so the first render and later ones agree.
 
 const form = document.querySelector(".menu-form[data-game='bozu']");
 const data = JSON.parse(document.getElementById("bozu-figures")?.textContent || "null");
-const percent = (x) => `${(x * 100).toFixed(2)}%`;
-const cards = (x) => x.toFixed(1);
 
 function chosen() {
   const value = (name) => form.elements[name]?.value;
@@ -36,17 +36,16 @@ function render() {
     chip.className = `seat-chip seat-${colour}`;
     th.append(chip, data.colours[colour]);
     const sole = document.createElement("td");
-    sole.textContent = percent(row.sole_first[i]);
+    sole.textContent = row.shown.sole[i];
     const shared = document.createElement("td");
-    shared.textContent = percent(row.shared_first[i]);
+    shared.textContent = row.shown.shared[i];
     tr.append(th, sole, shared);
     return tr;
   }));
   const set = (key, text) => { const el = document.querySelector(`[data-figure='${key}']`); if (el) el.textContent = text; };
-  set("draw_rate", percent(row.draw_rate));
-  set("winner_mean_cards", cards(row.winner_mean_cards));
-  set("field_mean_cards", cards(row.field_mean_cards));
-  set("biggest_move_mean", cards(row.biggest_move_mean));
+  for (const key of ["draw_rate", "winner_mean_cards", "field_mean_cards", "biggest_move_mean"]) {
+    set(key, row.shown[key]);
+  }
   const rules = document.querySelector("[data-figures-rules]");
   if (rules && data.rules[keyOf(row.settings)]) rules.textContent = data.rules[keyOf(row.settings)];
 }

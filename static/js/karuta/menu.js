@@ -7,19 +7,22 @@ const form = document.querySelector(".menu-form[data-game='karuta']");
 const APPLIES = {
   players: ["chirashi"],
   otetsuki_penalty: ["chirashi"],
+  lower_verse_twice: ["chirashi", "solo"],
   cpu_level: ["competitive", "chirashi"],
 };
 
 // Memorisation is a competitive custom: chirashi and solo start at once unless the
-// player chose a time themselves.
+// player chose a time themselves. A casual competitive game defaults to 2 minutes; the
+// official 15 stay in the list (games/karuta/options.py CASUAL_MEMORISE_SECONDS).
 let memoriseChosen = false;
+const CASUAL_MEMORISE = "120";
 
 function update(event) {
   const mode = form.elements.mode?.value || "competitive";
   const memorise = form.elements.memorise_seconds;
   if (event?.target === memorise) memoriseChosen = true;
   if (event?.target?.name === "mode" && memorise && !memoriseChosen) {
-    memorise.value = mode === "competitive" ? "900" : "0";
+    memorise.value = mode === "competitive" ? CASUAL_MEMORISE : "0";
   }
   for (const [name, modes] of Object.entries(APPLIES)) {
     const box = form.querySelector(`[data-field='${name}']`);

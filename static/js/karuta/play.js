@@ -155,6 +155,7 @@ function speak(t) {
   }
   if (t >= 0 && !cur.spoken.has("kami")) { cur.spoken.add("kami"); say(cur.r.kami.said.join("")); }
   if (cur.r.shimo && t >= cur.r.shimo.t[0] && !cur.spoken.has("shimo")) { cur.spoken.add("shimo"); say(cur.r.shimo.said); }
+  if (cur.r.shimo?.again && t >= cur.r.shimo.again.start && !cur.spoken.has("shimo2")) { cur.spoken.add("shimo2"); say(cur.r.shimo.said); }
 }
 
 // --- the reader's clock -------------------------------------------------------------------

@@ -12,9 +12,9 @@ from django.utils import translation
 
 import gamekit
 from gamekit import GameOverError, InvalidActionError, NotYourTurnError, SeatSpec
-from games.bozu import engine, figures
+from games.bozu import engine
 from games.bozu.forms import BozuSettingsForm
-from games.bozu.rules import Rules
+from games.bozu.rules import Rules, all_rules
 from games.bozu.text import describe_event
 from tests.games.bozu.cards import EMPERORS, MONKS, PRINCESSES, SEMIMARU, nobles
 
@@ -34,7 +34,7 @@ def play_through(game, state):
     events = []
     while game.to_act(state):
         (seat,) = game.to_act(state)
-        action = game.cpu_policy(game.view(state, seat), seat, "advanced", random.Random(0))
+        action = game.cpu_policy(game.view(state, seat), seat, "beginner", random.Random(0))
         state, new = game.apply(state, seat, action)
         events += new
     return state, events
@@ -43,15 +43,15 @@ def play_through(game, state):
 def test_registered_with_its_metadata(game):
     assert (game.min_players, game.max_players) == (2, 4)
     assert game.settings_form is BozuSettingsForm
-    assert [level.key for level in game.cpu_levels] == ["beginner", "intermediate", "advanced"]
+    # One CPU and no level to choose: drawing is pure luck (issue 16, item 14).
+    assert [level.key for level in game.cpu_levels] == ["beginner"]
     with translation.override("ja"):
-        assert [str(level.label) for level in game.cpu_levels] == ["初級", "中級", "上級"]
         assert str(game.name) == "坊主めくり"
         assert "運" in str(game.cpu_levels[0].description)
     with translation.override("zh-hans"):
-        assert [str(level.label) for level in game.cpu_levels] == ["初级", "中级", "高级"]
+        assert str(game.name) == "翻和尚牌"
     with translation.override("en"):
-        assert "luck" in str(game.cpu_levels[2].description)
+        assert "luck" in str(game.cpu_levels[0].description)
 
 
 def test_a_whole_game_through_the_contract(game):
@@ -99,8 +99,9 @@ def test_refused_actions_change_nothing(game):
         game.apply(finished, 0, DRAW)
 
 
-def test_cpu_levels_all_draw_and_only_on_their_turn(game):
+def test_the_cpu_draws_only_on_its_turn_and_old_level_keys_still_play(game):
     state = game.new_state({"players": 2}, seats(2), seed=4)
+    # Matches stored while the menu offered three (identical) levels keep working.
     for level in ("beginner", "intermediate", "advanced"):
         assert game.cpu_policy(game.view(state, 0), 0, level, random.Random(1)) == DRAW
     with pytest.raises(NotYourTurnError):
@@ -263,12 +264,28 @@ def test_bozu_stats_refuses_bad_options():
 
 
 def test_bozu_figures_writes_a_table(tmp_path):
-    path = tmp_path / "figures.json"
+    path, again, other = (tmp_path / name for name in ("a.json", "b.json", "c.json"))
     out = StringIO()
     call_command("bozu_figures", "--games", "200", "--seed", "3", "--output", path, stdout=out)
+    call_command("bozu_figures", "--games", "200", "--seed", "3", "--output", again, stdout=out)
+    call_command("bozu_figures", "--games", "200", "--seed", "4", "--output", other, stdout=out)
     assert "48/48" in out.getvalue()
     table = json.loads(path.read_text())
+    assert path.read_text() == again.read_text() != other.read_text()  # a function of the seed
     assert table["games"] == 200 and len(table["rows"]) == 48
-    assert table["rows"][5] == figures.row_for(
-        Rules.from_settings(table["rows"][5]["settings"]), 200, 3 + 5
-    )
+    assert {json.dumps(r["settings"], sort_keys=True) for r in table["rows"]} == {
+        json.dumps(r.to_settings(), sort_keys=True) for r in all_rules()
+    }
+    for row in [*table["rows"], table["random_first"]]:
+        players = row["settings"]["players"]
+        # Shares of 200 games: whole games, the sole winners and draws add up to all of them.
+        for share in row["sole_first"] + row["shared_first"]:
+            assert share * 200 == pytest.approx(round(share * 200), abs=1e-3)
+        assert sum(row["sole_first"]) + row["draw_rate"] == pytest.approx(1, abs=1e-5)
+        assert all(s <= t for s, t in zip(row["sole_first"], row["shared_first"], strict=True))
+        assert 100 / players <= row["winner_mean_cards"] <= 100
+    assert table["random_first"]["settings"] == Rules.from_settings({}).to_settings()
+    # The progress lines print the rows written.
+    first = table["rows"][0]
+    printed = " ".join(f"{rate:.2%}" for rate in first["sole_first"])
+    assert printed in out.getvalue()

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from games.bozu import engine, figures, sim
-from games.bozu.rules import Rules, all_rules
+from games.bozu.rules import Rules, SemimaruRule, all_rules
 
 
 @pytest.mark.parametrize("rules", all_rules(), ids=lambda r: str(r.to_settings()))
@@ -78,17 +78,38 @@ def test_simulate_is_deterministic_and_its_rates_add_up():
     assert 50 < first.winner_mean_cards < 80
 
 
-def test_simulate_uses_more_than_one_chunk(monkeypatch):
-    monkeypatch.setattr(sim, "CHUNK", 700)
-    figures_ = sim.simulate(Rules(players=2), 2_000, seed=1)
-    assert figures_.games == 2_000
-    assert sum(figures_.sole_first) + figures_.draw_rate == pytest.approx(1)
+def test_chunked_runs_agree_with_an_unchunked_run(monkeypatch):
+    # Chunks draw their own random numbers, so the games differ; the figures must agree
+    # within sampling error, and every game of every chunk must be counted.
+    rules = Rules(players=3, semimaru=SemimaruRule.OTHERS_TO_FIELD)
+    whole = sim.simulate(rules, 30_000, seed=1)
+    monkeypatch.setattr(sim, "CHUNK", 7_000)
+    chunked = sim.simulate(rules, 30_000, seed=1)
+    assert chunked.games == whole.games == 30_000
+    assert chunked.sole_first != whole.sole_first  # really another draw, not a cached one
+    for a, b in zip(
+        [*chunked.sole_first, chunked.draw_rate], [*whole.sole_first, whole.draw_rate], strict=True
+    ):
+        sd = (a * (1 - a) / 30_000 * 2) ** 0.5
+        assert abs(a - b) < 4 * sd
+    assert abs(chunked.winner_mean_cards - whole.winner_mean_cards) < 0.5
+
+
+def _seat_spread(figures_):
+    return max(figures_.sole_first) - min(figures_.sole_first)
 
 
 def test_random_first_player_evens_out_the_seats():
-    shown = sim.simulate(Rules(), 50_000, seed=2, random_first=True)
-    assert shown.random_first
-    assert sum(shown.first_share) == pytest.approx(1)
+    # Semimaru "others' cards to the field", 4 players: red first favours the last seat by
+    # about a point. Picking the first player at random must even the seats out.
+    rules = Rules(players=4, semimaru=SemimaruRule.OTHERS_TO_FIELD)
+    games = 200_000
+    red_first = sim.simulate(rules, games, seed=2)
+    shuffled = sim.simulate(rules, games, seed=2, random_first=True)
+    sd = (0.25 * 0.75 / games) ** 0.5  # one seat's share
+    assert _seat_spread(red_first) > 8 * sd
+    assert _seat_spread(shuffled) < 4.5 * sd
+    assert sum(shuffled.sole_first) == pytest.approx(sum(red_first.sole_first), abs=6 * sd)
 
 
 def test_figures_table_covers_the_48_combinations():

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from gamekit import NotYourTurnError
-from games.karuta import engine, stats
+from games.karuta import engine, stats, text
 
 
 def chirashi(players=2, seed=1, **settings):
@@ -77,6 +78,24 @@ def test_return_card_penalty_puts_a_taken_card_back_to_be_read_again():
     assert result["returned"] == [[0, first]]
     assert s["taken"][0] == [] and first in engine.field_cards(s) and first in s["queue"]
     assert s["reading"]["active"] == [0, 1]  # no sitting out with this penalty
+    # Shown plainly: the poem goes back into the reading order, so it will be read again.
+    with translation.override("en"):
+        lines = text.describe_events(events)
+    assert any("will be read again" in line for line in lines)
+
+
+def test_chirashi_reads_the_lower_verse_twice_by_default_and_once_on_request():
+    twice = engine.view(chirashi(), 0)["reading"]
+    once = engine.view(chirashi(lower_verse_twice=False), 0)["reading"]
+    assert twice["poem"] == once["poem"]
+    assert once["shimo"]["again"] is None
+    again = twice["shimo"]["again"]
+    lower = twice["shimo"]["end"] - twice["shimo"]["t"][0]
+    assert again["start"] > twice["shimo"]["end"] and again["end"] - again["start"] == lower
+    assert twice["close"] > again["end"] and twice["close"] - once["close"] == (
+        again["end"] - once["shimo"]["end"]
+    )
+    assert engine.view(chirashi(), 0)["settings"]["lower_verse_twice"] is True
 
 
 def test_an_untaken_card_leaves_the_field_and_most_cards_wins():

@@ -97,6 +97,16 @@ def test_dabu_own_card_read_you_touch_the_far_side_and_the_opponent_takes_it():
     assert cards_of(s, A) == [2, 3, 5, 6] and cards_of(s, B) == [4]
 
 
+def test_dabu_is_named_by_its_cause_even_when_the_taker_has_one_card_to_send():
+    s = position(1, b_side=[[4], [], []])  # A's card is read; B holds a single card
+    s, _ = touch(s, A, 4, 300)  # A touches B's side: otetsuki
+    s, _ = passes(s, A)
+    s, events = touch(s, B, 1, 600)  # B takes A's card: it owes 2 but can send only 1
+    r = result_of(events)
+    assert r["dabu"]
+    assert r["send"] == {"from": B, "to": A, "count": 1}
+
+
 def test_take_on_the_far_side_after_touching_your_own_side_cancels_send_and_penalty():
     s = position(4)  # B's card
     s, _ = touch(s, A, 1, 300)  # own side: otetsuki
@@ -126,7 +136,8 @@ def test_dead_card_touching_both_sides_receives_two():
     s, _ = passes(s, A)
     s, events = passes(s, B)
     r = result_of(events)
-    assert r["otetsuki"] == [2, 0] and r["send"]["count"] == 2 and r["dabu"]
+    assert r["otetsuki"] == [2, 0] and r["send"]["count"] == 2
+    assert not r["dabu"]  # seed 003 case E: two cards "for the otetsuki", not ダブ
 
 
 def test_tomo_otetsu_means_no_penalty():

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from gamekit import InvalidActionError
-from games.karuta import cpu, engine, simulate
+from games.karuta import cpu, engine, sim, simulate
 
-LADDER_GAMES = 150  # per adjacent pair; a few hundred games in all, well under 30 s
+LADDER_GAMES = 1000  # per pair, in the vectorised simulator (about a second a pair)
 LADDER_SEED = 20261129
 
 
@@ -18,21 +18,28 @@ LADDER_SEED = 20261129
 def ladder():
     result = simulate.Ladder(levels=cpu.LEVEL_ORDER, games=LADDER_GAMES)
     for weaker, stronger in zip(cpu.LEVEL_ORDER, cpu.LEVEL_ORDER[1:], strict=False):
-        simulate.match_up(stronger, weaker, LADDER_GAMES, LADDER_SEED, ladder=result)
-    simulate.match_up("meijin", "nyumon", 100, LADDER_SEED + 1, ladder=result)
+        sim.match_up(stronger, weaker, LADDER_GAMES, LADDER_SEED, ladder=result)
+    sim.match_up("meijin", "nyumon", LADDER_GAMES, LADDER_SEED + 1, ladder=result)
     return result
+
+
+# The one pair the model cannot bring under 95%: from "hears the whole verse" to "takes at
+# the kimariji" (see cpu.py). Every other adjacent pair must be a contest.
+CLIFF = ("futsu", "yowai")
 
 
 @pytest.mark.parametrize(
     ("stronger", "weaker"), list(zip(cpu.LEVEL_ORDER[1:], cpu.LEVEL_ORDER, strict=False))
 )
-def test_each_level_beats_the_one_below_in_at_least_70_percent(ladder, stronger, weaker):
+def test_each_level_beats_the_one_below_but_does_not_crush_it(ladder, stronger, weaker):
     assert ladder.played[(stronger, weaker)] >= LADDER_GAMES
-    assert ladder.win_rate(stronger, weaker) >= 0.70
+    rate = ladder.win_rate(stronger, weaker)
+    assert rate >= 0.75
+    if (stronger, weaker) != CLIFF:
+        assert rate <= 0.95
 
 
 def test_master_beats_novice_in_at_least_99_percent(ladder):
-    assert ladder.played[("meijin", "nyumon")] >= 100
     assert ladder.win_rate("meijin", "nyumon") >= 0.99
 
 
@@ -40,16 +47,34 @@ def test_master_takes_at_champion_speed_and_levels_are_ordered(ladder):
     speeds = [ladder.figures(level)["mean_after_kimariji_ms"] for level in cpu.LEVEL_ORDER]
     assert 100 <= speeds[-1] <= 300
     assert speeds == sorted(speeds, reverse=True)  # stronger levels are faster
-    assert speeds[0] >= 2000  # 入門 leaves time to read the whole upper verse
     otetsuki = [ladder.figures(level)["otetsuki_rate"] for level in cpu.LEVEL_ORDER]
     assert otetsuki[0] > otetsuki[2] > otetsuki[4]
     assert otetsuki[-1] < 0.01  # 名人 almost never errs
 
 
-def test_the_table_documents_every_level_once():
-    assert cpu.LEVEL_ORDER == engine.LEVEL_KEYS
-    reactions = [cpu.LEVELS[k].reaction_ms for k in cpu.LEVEL_ORDER]
-    assert reactions == sorted(reactions, reverse=True)
+def test_novice_never_touches_before_the_upper_verse_is_over(ladder):
+    # The 入門 promise (RULES.md §3): a beginner can read the whole upper verse first.
+    after_last = ladder.after_last["nyumon"]
+    assert len(after_last) > 10_000
+    assert min(after_last) >= cpu.LEVELS["nyumon"].reaction_min_ms
+    # …and the levels that know the kimariji take most cards while the verse is being read.
+    for level in ("futsu", "tsuyoi", "meijin"):
+        assert ladder.figures(level)["after_last"]["below_zero"] > 0.9
+
+
+def test_novice_touches_come_after_the_last_upper_verse_kana_in_every_position():
+    # Through the policy itself, on fresh positions: wrong touches (slips) included.
+    minimum = cpu.LEVELS["nyumon"].reaction_min_ms
+    touches = 0
+    for seed in range(60):
+        view = engine.view(engine.new_state(simulate.LADDER_SETTINGS, [{}, {}], seed), 1)
+        last = view["reading"]["kami"]["t"][-1]
+        for j in range(20):
+            action = cpu.cpu_policy(view, 1, "nyumon", random.Random(seed * 100 + j))
+            if action["type"] == "touch":
+                touches += 1
+                assert action["t"] >= last + minimum
+    assert touches > 300
 
 
 def _position_for(poem, where_a, where_b):
@@ -75,7 +100,30 @@ def test_the_near_side_is_quicker_to_reach_than_the_far_side():
     params = cpu.LEVELS["futsu"]
     near = engine.view(_position_for(18, [2], [18]), 1)
     far = engine.view(_position_for(18, [18], [2]), 1)
-    assert cpu.movement_ms(near, 1, 18, params) < cpu.movement_ms(far, 1, 18, params)
+    rng = random.Random(0)
+    assert cpu.movement_ms(near, 1, 18, params, rng) < cpu.movement_ms(far, 1, 18, params, rng)
+
+
+def _row_position(poem, row):
+    """Poem on seat 1's side in `row` (0 upper … 2 lower), a filler card in the others."""
+    queue = [poem, *(n for n in range(1, 101) if n != poem)]
+    rows = [[2], [3], [4]]
+    rows[row] = [poem]
+    return engine.situation([[[5], [], []], rows], queue)
+
+
+def test_own_lower_row_is_quickest_and_the_far_lower_row_slowest():
+    # Seed 003: the lower row, nearest its owner (where one-kana cards go), is the quickest.
+    params = dataclasses.replace(cpu.LEVELS["meijin"], far_ms=0)
+    rng = random.Random(0)
+    own, far = [], []
+    for row in range(3):
+        position = _row_position(18, row)
+        own.append(cpu.movement_ms(engine.view(position, 1), 1, 18, params, rng))
+        far.append(cpu.movement_ms(engine.view(position, 0), 0, 18, params, rng))
+    assert own[2] < own[1] < own[0]  # lower, middle, upper on its own side
+    assert far[0] < far[1] < far[2]  # the far upper row is nearest the centre line
+    assert own[0] < far[0]
 
 
 def test_a_weak_cpu_waits_for_the_static_kimariji_a_strong_one_for_the_dynamic():
@@ -85,9 +133,9 @@ def test_a_weak_cpu_waits_for_the_static_kimariji_a_strong_one_for_the_dynamic()
     view = engine.view(s, 1)
     kana_t = view["reading"]["kami"]["t"]
     assert view["reading"]["kimariji"] == 3 and view["reading"]["static_kimariji"] == 6
-    # Without early guesses, to see when each level believes the poem is decided.
-    yowai = dataclasses.replace(cpu.LEVELS["yowai"], guess_rate=0.0)
-    meijin = dataclasses.replace(cpu.LEVELS["meijin"], guess_rate=0.0)
+    # Without early guesses or slips, and with no lag after the kimariji it tracks.
+    yowai = dataclasses.replace(cpu.LEVELS["yowai"], guess_rate=0, lag_kana=0, slip_rate=0)
+    meijin = dataclasses.replace(cpu.LEVELS["meijin"], guess_rate=0)
     weak = [cpu.plan_touch(view, 1, yowai, random.Random(i)) for i in range(50)]
     strong = [cpu.plan_touch(view, 1, meijin, random.Random(i)) for i in range(50)]
     assert all(a["card"] == 64 for a in weak + strong)
@@ -129,3 +177,39 @@ def test_chirashi_cpus_play_a_whole_game():
     res = engine.result(final)
     assert res["places"][0] == 1 and sum(res["scores"]) <= 100
     assert res["scores"][0] > res["scores"][2]
+
+
+def test_guesses_come_from_what_has_been_heard_not_from_the_poem():
+    # あきの (1) is decided at its 3rd kana, あさぼらけう (64) only at its 6th. Both begin with
+    # あ: a player who jumps after one kana cannot tell them apart, so its guess (card and
+    # moment) must be the same whichever of the two is being read.
+    rest = [n for n in range(1, 101) if n not in (1, 64, 31, 79)]
+    field = [[[31, 79], [], []], [[1, 64], [], []]]  # 31 あさぼらけあ, 79 あきかぜに
+    views = {}
+    for poem in (1, 64):
+        queue = [poem, *(n for n in (1, 64, 31, 79) if n != poem), *rest]
+        views[poem] = engine.view(engine.situation(field, queue), 1)
+    params = dataclasses.replace(cpu.LEVELS["futsu"], guess_rate=1.0, guess_kana=(1, 1))
+    cards = set()
+    for i in range(300):
+        a = cpu.plan_touch(views[1], 1, params, random.Random(i))
+        b = cpu.plan_touch(views[64], 1, params, random.Random(i))
+        assert a == b
+        cards.add(a["card"])
+    assert cards == {1, 64, 31, 79}  # any card that begins with あ
+
+
+def test_guess_moments_do_not_follow_the_kimariji():
+    # Old CPUs guessed exactly one kana before the kimariji; a listener cannot know that moment.
+    queue = [64, *(n for n in range(1, 101) if n != 64)]
+    view = engine.view(engine.situation([[[31, 1], [], []], [[64], [], []]], queue), 1)
+    kana_t = view["reading"]["kami"]["t"]
+    # Instant hands, so that a touch's time shows the kana heard when it jumped.
+    params = dataclasses.replace(
+        cpu.LEVELS["futsu"], guess_rate=1.0, move_scale=0, far_ms=0, reaction_min_ms=1
+    )
+    heard = set()
+    for i in range(300):
+        action = cpu.plan_touch(view, 1, params, random.Random(i))
+        heard.add(sum(t <= action["t"] for t in kana_t))
+    assert heard == set(range(1, params.guess_kana[1] + 1))  # 1–3 kana, never the 5th

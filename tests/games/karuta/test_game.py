@@ -12,6 +12,7 @@ from django.utils import translation
 
 import gamekit
 from gamekit import SeatSpec
+from games.karuta import engine
 from games.karuta.forms import KarutaSettingsForm
 
 
@@ -83,10 +84,18 @@ def test_a_whole_game_against_a_cpu_through_the_contract(game):
 def test_views_are_json_and_spectators_see_no_secrets(game):
     settings = {"mode": "chirashi", "players": 3, "memorise_seconds": 0, "show_kimariji": True}
     state = game.new_state(settings, seats(None, "futsu", "meijin"), seed=3)
+    # The same game with the hidden parts changed: the order of the poems still to come
+    # (after the one being read), the seed and the RNG counter.
+    other = engine.clone(state)
+    rest = other["queue"][1:]
+    random.Random(9).shuffle(rest)
+    other["queue"][1:] = rest
+    other["seed"], other["rng_n"] = 4, state["rng_n"] + 5
+    assert other["queue"] != state["queue"]
     for seat in (0, 1, 2, None):
         view = game.view(state, seat)
-        text = json.dumps(view)
-        assert "seed" not in text and "queue" not in text
+        assert json.loads(json.dumps(view)) == view
+        assert game.view(other, seat) == view  # nothing hidden shows through
         assert len(view["kimariji"]) == 100
     assert game.player_count({"mode": "chirashi", "players": 3}) == 3
     assert game.player_count({"mode": "solo"}) == 1
@@ -104,13 +113,14 @@ def form(**data):
 
 
 def test_the_form_builds_engine_settings(game):
-    f = form(mode="chirashi", players="4", poem_set="2", show_kimariji="on", pace="fast")
+    f = form(mode="chirashi", players="4", poem_set="2", show_kimariji="on", pace="fast",
+             lower_verse_twice="on")  # fmt: skip
     assert f.is_valid(), f.errors
     settings = game.settings_from_form(f.cleaned_data)
     assert settings == {
         "mode": "chirashi", "players": 4, "cpu_level": "futsu", "poem_set": 2,
         "show_kimariji": True, "pace": "fast", "speech": True, "memorise_seconds": 900,
-        "otetsuki_penalty": "sit_out",
+        "otetsuki_penalty": "sit_out", "lower_verse_twice": True,
     }  # fmt: skip
     assert game.player_count(settings) == 4
     f = form(mode="solo", players="")
@@ -152,3 +162,14 @@ def test_ladder_command_prints_the_table_and_yardstick():
     figures = json.loads(out.getvalue())
     assert set(figures["win_rate"]) == {"nyumon", "yowai", "futsu", "tsuyoi", "meijin"}
     assert figures["win_rate"]["meijin"]["nyumon"] == 1.0
+
+
+def test_casual_play_defaults_to_a_short_memorisation_and_keeps_the_official_15_minutes():
+    field = KarutaSettingsForm().fields["memorise_seconds"]
+    assert field.initial == "120"
+    with translation.override("en"):
+        choices = [(k, str(v)) for k, v in field.choices]
+        assert ("900", "15 minutes (official matches)") in choices
+        assert "15 minutes" in str(field.help_text) and "2 minutes" in str(field.help_text)
+    assert engine.normalize_settings({"mode": "competitive"})["memorise_seconds"] == 120
+    assert engine.normalize_settings({"memorise_seconds": 900})["memorise_seconds"] == 900

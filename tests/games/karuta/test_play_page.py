@@ -112,8 +112,8 @@ def test_event_texts_for_a_dabu_in_three_languages():
         texts = describe_events(events)
     assert "Blue took 「" in texts[0] and "after the deciding sound" in texts[0]
     assert "Red: otetsuki." in texts
-    assert "Dabu: Blue sends Red 2 cards." in texts
-    assert texts[-1] == "Dabu: Blue sends Red 2 cards."  # the send comes before any reading
+    assert "Dabu: Red committed otetsuki and lost a card on their own side." in texts
+    assert texts[-1] == "Blue sends Red 2 cards."  # the send comes before any reading
     with translation.override("ja"):
         ja = describe_events(events)
     assert "赤：お手つき。" in ja and any(t.startswith("ダブ：") for t in ja)

@@ -140,15 +140,55 @@ def test_the_view_never_shows_the_reading_order_or_the_seed():
         assert str(upcoming[:5])[1:-1] not in text
 
 
-def test_the_cpu_sees_only_its_view(monkeypatch):
-    state = engine.new_state({"mode": "competitive", "memorise_seconds": 0}, [{}, {}], 3)
-    seen = []
-    real = cpu.plan_touch
+def _with_hidden_changes(state, seed):
+    """The same game as seen by any player, with every hidden thing changed: the order of
+    the poems after the one being read, the seed and the RNG counter."""
+    other = engine.clone(state)
+    rest = other["queue"][1:]
+    random.Random(seed).shuffle(rest)
+    other["queue"][1:] = rest
+    other["seed"], other["rng_n"] = state["seed"] + 1, state["rng_n"] + 7
+    assert other["queue"] != state["queue"]
+    return other
 
-    def spy(view, seat, params, rng):
-        seen.append(view)
-        return real(view, seat, params, rng)
 
-    monkeypatch.setattr(cpu, "plan_touch", spy)
-    cpu.cpu_policy(engine.view(state, 1), 1, "futsu", random.Random(1))
-    assert "queue" not in seen[0] and "seed" not in seen[0]
+# Everything a karuta CPU may read from its view (issue 18 will take "poem" away).
+CPU_VIEW = {
+    "mode": None, "phase": None, "to_act": None, "seats": None, "sides": None, "field": None,
+    "reading": {"poem": None, "kami": {"t": None}, "kimariji": None, "static_kimariji": None,
+                "close": None, "touches": None},
+}  # fmt: skip
+
+
+def _only(view, allowed):
+    out = {}
+    for key, sub in allowed.items():
+        if key in view:
+            value = view[key]
+            out[key] = _only(value, sub) if sub is not None and value is not None else value
+    return out
+
+
+@pytest.mark.parametrize("level", cpu.LEVEL_ORDER)
+def test_the_cpu_plays_from_those_view_fields_alone(level):
+    # A CPU that read anything else (the tally, the kimariji map, a future key…) would
+    # raise KeyError here or act differently on the trimmed view.
+    for seed in range(12):
+        state = engine.new_state(simulate.LADDER_SETTINGS, [{}, {}], seed)
+        for _ in range(6):  # a few readings in, with sends along the way
+            seat = engine.to_act(state)[0]
+            view = engine.view(state, seat)
+            full = cpu.cpu_policy(view, seat, level, random.Random(seed))
+            trimmed = cpu.cpu_policy(_only(view, CPU_VIEW), seat, level, random.Random(seed))
+            assert full == trimmed
+            state, _ = engine.apply(state, seat, full)
+
+
+def test_hidden_information_does_not_change_what_the_cpu_does():
+    for seed in range(20):
+        state = engine.new_state(simulate.LADDER_SETTINGS, [{}, {}], seed)
+        other = _with_hidden_changes(state, seed)
+        for level in ("nyumon", "meijin"):
+            a = cpu.cpu_policy(engine.view(state, 1), 1, level, random.Random(seed))
+            b = cpu.cpu_policy(engine.view(other, 1), 1, level, random.Random(seed))
+            assert a == b
