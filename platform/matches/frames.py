@@ -268,12 +268,20 @@ def seat_public(match: Match, seat: Seat, held: Iterable[int], now: datetime) ->
 
 
 def room_info(
-    match: Match, seats: list[Seat], held: Iterable[int], to_act: list[int], now: datetime
+    match: Match,
+    seats: list[Seat],
+    held: Iterable[int],
+    to_act: list[int],
+    now: datetime,
+    on_leave: str = "cpu",
 ) -> dict[str, Any]:
     info: dict[str, Any] = {
         "id": str(match.id),
         "game": match.game,
         "mode": match.mode,
+        # What leaving (or staying away past the grace) means here: "cpu" takes the seat,
+        # or the player is "out" (Game.on_leave).
+        "on_leave": on_leave,
         "status": match.status,
         "seats": [seat_public(match, s, held, now) for s in seats],
         "to_act": to_act,
@@ -353,7 +361,7 @@ def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None
         "seq": match.seq,
         "view": view,
         "view_seat": view_seat,
-        "match": room_info(match, seats, viewer.held, to_act, now),
+        "match": room_info(match, seats, viewer.held, to_act, now, str(game.on_leave)),
     }
     if handoff is not None:
         frame["handoff"] = {"seat": handoff}

@@ -23,6 +23,7 @@ export class Room {
     on("[data-room-start]", () => client.room("start"));
     on("[data-room-resign]", () => client.room("resign"));
     on("[data-room-leave]", () => client.room("leave"));
+    on("[data-room-leave-out]", () => client.room("leave"));
     on("[data-room-invite-again]", () => {
       telemetry.roomCreated("invite_again");
       client.room("invite");
@@ -76,8 +77,13 @@ export class Room {
     const owner = yours.some((s) => s.owner);
     $(this.root, "[data-room-start]").hidden = !(friend && owner && match.status === "waiting");
     const players = match.seats.length;
-    $(this.root, "[data-room-resign]").hidden = !(friend && playing && yours.length && players === 2);
-    $(this.root, "[data-room-leave]").hidden = !(friend && playing && yours.length && players > 2);
+    // A game whose leavers are out (match.on_leave "out") offers one way to go at any size.
+    const out = match.on_leave === "out";
+    const seated = friend && playing && yours.length > 0;
+    $(this.root, "[data-room-resign]").hidden = !(seated && !out && players === 2);
+    $(this.root, "[data-room-leave]").hidden = !(seated && !out && players > 2);
+    const leaveOut = $(this.root, "[data-room-leave-out]");
+    if (leaveOut) leaveOut.hidden = !(seated && out);
     $(this.root, "[data-room-invite-again]").hidden = !(friend && yours.length);
     $(this.root, "[data-room-next]").hidden = !match.next_match;
     this.cpuNotice(match);
@@ -92,16 +98,17 @@ export class Room {
       return;
     }
     notice.hidden = false;
+    const [soon, now] = match.on_leave === "out" ? [this.S.outSoon, this.S.outNow] : [this.S.cpuSoon, this.S.cpuNow];
     if (match.due_in_ms === null) {
-      notice.textContent = fmt(this.S.cpuNow, { seat: this.seatName(seat.index) });
+      notice.textContent = fmt(now, { seat: this.seatName(seat.index) });
       return;
     }
     const due = Date.now() + match.due_in_ms;
     const tick = () => {
       const left = Math.max(0, Math.ceil((due - Date.now()) / 1000));
       notice.textContent = left > 0
-        ? fmt(this.S.cpuSoon, { seat: this.seatName(seat.index), s: left })
-        : fmt(this.S.cpuNow, { seat: this.seatName(seat.index) });
+        ? fmt(soon, { seat: this.seatName(seat.index), s: left })
+        : fmt(now, { seat: this.seatName(seat.index) });
     };
     tick();
     this.countdown = setInterval(tick, 1000);

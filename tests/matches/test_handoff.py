@@ -133,6 +133,7 @@ async def test_one_seat_per_connection_and_games_without_hidden_hands_need_no_cl
     await host.connect(since=0)
     await guest.connect(since=0)
     assert host.view_seat == 0 and guest.view_seat == 1 and "handoff" not in host.frames[-1]
+    assert host.room["on_leave"] == "cpu"  # this game hands a leaver's seat to the CPU
     await host.send({"type": "act", "action": {"type": "draw"}, "action_id": "h1"})
     ack = await host.until(lambda f: f["type"] == "ack")
     frame = await guest.until(lambda f: f["type"] == "state" and f["seq"] == ack["seq"])
