@@ -1,0 +1,176 @@
+// Bakudan Mekuri play screen: the entry module. It connects the match client to the
+// pieces: table.js (deck, danger, seats, info panel), panel.js (buttons and keyboard),
+// blind.js (pass the device), result.js (the end). Every mode goes through the same
+// WebSocket; the server sends each viewer only its own view.
+
+import { MatchClient } from "../match-client.js";
+import { Room } from "../room.js";
+import * as telemetry from "../telemetry.js";
+import { cap, fmt } from "../text.js";
+import { panelModel } from "./actions.js";
+import { Blind } from "./blind.js";
+import { outcome } from "./outcome.js";
+import { Panel } from "./panel.js";
+import { ResultScreen } from "./result.js";
+import { handoffSeat } from "./seats.js";
+import { TableView } from "./table.js";
+
+const config = JSON.parse(document.getElementById("match-config").textContent);
+const S = JSON.parse(document.getElementById("bakudan-strings").textContent);
+const $ = (sel) => document.querySelector(sel);
+const lang = document.documentElement.lang || "ja";
+
+let view = null;
+let viewSeat = null;
+let match = null;
+let startedAt = null;
+let reported = null; // the telemetry result already sent
+let moves = 0;
+
+const mine = () => (match ? match.seats.filter((s) => s.yours).map((s) => s.index) : []);
+const colourOf = (seat) => match?.seats.find((s) => s.index === seat)?.colour ?? "red";
+const seatName = (seat) => cap(S.colours[colourOf(seat)] ?? String(seat));
+const isCpu = (seat) => match?.seats.find((s) => s.index === seat)?.kind === "cpu";
+const cpuLevel = () => match?.seats.find((s) => s.kind === "cpu")?.cpu_level ?? undefined;
+
+const table = new TableView(document.body, S, lang);
+const panel = new Panel($("[data-panel]"), S, {
+  act: (action) => {
+    moves += 1;
+    client.act(action, { seat: viewSeat });
+  },
+  seatName,
+  handCount: (seat) => view?.seats?.[seat]?.hand_count ?? 0,
+});
+const blind = new Blind($("[data-blind]"), $("[data-board]"), S, (seat) => client.reveal(seat));
+const result = new ResultScreen($("[data-result]"), S, {
+  seatName,
+  isCpu,
+  onInviteAgain: () => {
+    telemetry.roomCreated("result");
+    client.room("invite");
+    $("[data-room-invite]")?.scrollIntoView({ block: "center" });
+    $("[data-invite-url]")?.focus();
+  },
+});
+
+function turnText(model) {
+  if (!match) return "";
+  if (match.status === "waiting") return S.waiting;
+  if (blind.shown) return fmt(S.passTo, { seat: seatName(blind.seat) });
+  if (!view || view.over || match.status === "finished") return S.over;
+  if (model.phase === "out") return S.youAreOut;
+  if (model.phase === "place") return S.placeTurn;
+  if (model.phase === "act") {
+    return match.mode === "hotseat" ? fmt(S.hotseatTurn, { seat: seatName(view.to_act) }) : S.yourTurn;
+  }
+  if (view.to_act === null || view.to_act === undefined) return "";
+  return fmt(isCpu(view.to_act) ? S.cpuTurn : S.seatTurn, { seat: seatName(view.to_act) });
+}
+
+function log(entries, reset) {
+  const list = $("[data-log]");
+  if (reset) list.replaceChildren();
+  const lines = entries.flatMap((entry) => entry.texts ?? []);
+  if (!lines.length) return;
+  for (const text of lines) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    list.append(li);
+  }
+  while (list.children.length > 8) list.firstElementChild.remove();
+  $("[data-announcer]").textContent = lines.join(" ");
+}
+
+/** Blind screen: forget the previous player's view and wipe it from the page. */
+function goBlind(seat) {
+  view = null;
+  viewSeat = null;
+  table.clearPrivate();
+  $("[data-hand]").replaceChildren();
+  $("[data-log]").replaceChildren();
+  $("[data-announcer]").textContent = "";
+  $("[data-targets]").hidden = true;
+  $("[data-place]").hidden = true;
+  panel.model = null;
+  blind.show(seat, seatName(seat), colourOf(seat));
+}
+
+function render() {
+  const model = panelModel(view, viewSeat);
+  const text = turnText(model);
+  $("[data-turn-banner]").textContent = text;
+  $("[data-panel-turn]").textContent = text;
+  document.body.classList.toggle("my-turn", model.phase === "act" || model.phase === "place");
+  if (!blind.shown) {
+    table.render(view, match, viewSeat);
+    panel.render(model);
+  }
+  const ended = outcome(view, match, mine());
+  result.render(ended, view, { mine: mine(), friend: match?.mode === "friend" });
+  report(ended);
+}
+
+function report(ended) {
+  if (!match) return;
+  if (match.status === "playing" && startedAt === null) {
+    startedAt = Date.now();
+    telemetry.gameStart(match.mode, { game: "bakudan", cpuLevel: cpuLevel(), settings: config.telemetry_settings });
+  }
+  if (ended?.telemetry && reported === null) {
+    reported = ended.telemetry;
+    telemetry.gameEnd(match.mode, ended.telemetry, {
+      game: "bakudan", cpuLevel: cpuLevel(), settings: config.telemetry_settings,
+      moves, durationMs: startedAt ? Date.now() - startedAt : 0,
+    });
+  }
+}
+
+function onState(frame) {
+  match = frame.match;
+  $("[data-mode-label]").textContent = S.modes[match.mode] ? `(${S.modes[match.mode]})` : "";
+  const handoff = handoffSeat(frame);
+  if (handoff !== null && !frame.view) {
+    goBlind(handoff);
+    render();
+    room.update(match);
+    return;
+  }
+  const wasBlind = blind.shown;
+  blind.hide();
+  $("[data-panel-error]").textContent = "";
+  view = frame.view;
+  viewSeat = frame.view_seat ?? null;
+  render();
+  if (wasBlind) {
+    // The player has just taken the device: start them on their first control, with a
+    // log that holds nothing from the previous player's view.
+    log([], true);
+    panel.focusFirst();
+  } else {
+    log(frame.events, frame.reset);
+  }
+  room.update(match);
+}
+
+const client = new MatchClient(config, {
+  onState,
+  onRoom: (frame) => {
+    match = frame.match;
+    render();
+    room.update(match);
+  },
+  onError: (error) => {
+    $("[data-panel-error]").textContent = error.message;
+    if (error.view !== undefined && error.view !== null && !blind.shown) {
+      view = error.view;
+      viewSeat = error.view_seat ?? viewSeat;
+      render();
+    } else if (blind.shown) {
+      blind.show(blind.seat, seatName(blind.seat), colourOf(blind.seat));
+    }
+  },
+  onConnection: (up) => room.connection(up),
+});
+const room = new Room(client, config);
+client.connect();
