@@ -9,12 +9,27 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import render
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 import gamekit
 from games.bakudan import faq
 from pages.kimariji_list import script_json
+
+KIND_LABELS = {
+    "bomb": gettext_lazy("Bomb"),
+    "nipper": gettext_lazy("Wire cutters"),
+    "peek": gettext_lazy("Peek"),
+    "dodge": gettext_lazy("Dodge"),
+    "bottom": gettext_lazy("Bottom draw"),
+    "push": gettext_lazy("Push"),
+    "snatch": gettext_lazy("Snatch"),
+    "shield": gettext_lazy("Shield"),
+    "shuffle": gettext_lazy("Shuffle"),
+    "blank": gettext_lazy("Blank"),
+}
 
 # A game number is short (A3N-1K); anything much longer is not worth parsing.
 MAX_NUMBER_LENGTH = 32
@@ -67,20 +82,58 @@ def index(request):
         "number": number,
         "number_table": table,
         "number_errors": number_errors(form),
-        "deck_rows": deck_rows(),
+        "deck": deck_table(),
         "faq": faq.faq_items(),
         "faq_jsonld": script_json(faq.faq_jsonld()),
     }
     return render(request, "bakudan/index.html", context)
 
 
-def deck_rows() -> list[dict[str, Any]]:
-    """The deck composition for every table size, from the engine's own constants."""
+# The playing-card version maps one rank to each kind (four cards a rank in a pack);
+# bombs are the two jokers and then kings, blanks are 9, 10, J and Q.
+PACK_LIMITS = {"bomb": 2 + 4, "nipper": 4, "blank": 16}
+PACK_RANK = 4
+
+
+def deck_table() -> dict[str, Any]:
+    """The cards of a game for every table size, computed from the engine's own table.
+
+    Rows are kinds, columns player counts (a narrow table that fits a phone).
+    """
     from games.bakudan import engine
 
     game = gamekit.registry.get("bakudan")
-    rows = []
-    for players in range(game.min_players, game.max_players + 1):
-        counts = engine.deck_composition(players)
-        rows.append({"players": players, **counts})
-    return rows
+    counts = range(game.min_players, game.max_players + 1)
+    columns = []
+    for players in counts:
+        composition = engine.COMPOSITION[players]
+        cards = {"bomb": players - 1, "nipper": players + composition.extra_nippers}
+        cards.update(composition.actions)
+        cards["blank"] = composition.blanks
+        deck = composition.deck_size(players)
+        columns.append(
+            {
+                "players": players,
+                "cards": cards,
+                "total": sum(cards.values()),
+                "extra_nippers": composition.extra_nippers,
+                "deck": deck,
+                "per_player": deck / players,
+                "danger": (players - 1) / deck,
+                "one_pack": all(n <= PACK_LIMITS.get(kind, PACK_RANK) for kind, n in cards.items()),
+            }
+        )
+    kinds = ["bomb", "nipper", *engine.ACTIONS, "blank"]
+    rows = [
+        {"kind": kind, "label": KIND_LABELS[kind], "counts": [c["cards"][kind] for c in columns]}
+        for kind in kinds
+    ]
+    one_pack = [c["players"] for c in columns if c["one_pack"]]
+    return {
+        "columns": columns,
+        "rows": rows,
+        "hand_actions": engine.HAND_ACTIONS,
+        "one_pack_max": max(one_pack) if one_pack else None,
+        "per_player_low": number_format(min(c["per_player"] for c in columns), 0),
+        "per_player_high": number_format(max(c["per_player"] for c in columns), 0),
+    }

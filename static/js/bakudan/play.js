@@ -6,6 +6,7 @@
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
 import * as telemetry from "../telemetry.js";
+import { seatColour, seatName as colourName } from "../seats.js";
 import { cap, fmt } from "../text.js";
 import { panelModel } from "./actions.js";
 import { Blind } from "./blind.js";
@@ -28,8 +29,8 @@ let reported = null; // the telemetry result already sent
 let moves = 0;
 
 const mine = () => (match ? match.seats.filter((s) => s.yours).map((s) => s.index) : []);
-const colourOf = (seat) => match?.seats.find((s) => s.index === seat)?.colour ?? "red";
-const seatName = (seat) => cap(S.colours[colourOf(seat)] ?? String(seat));
+const colourOf = (seat) => seatColour(match, seat) ?? "none";
+const seatName = (seat) => cap(colourName(S.colours, match, seat));
 const isCpu = (seat) => match?.seats.find((s) => s.index === seat)?.kind === "cpu";
 const cpuLevel = () => match?.seats.find((s) => s.kind === "cpu")?.cpu_level ?? undefined;
 
@@ -128,6 +129,7 @@ function report(ended) {
 
 function onState(frame) {
   match = frame.match;
+  document.body.dataset.seq = frame.seq; // tests wait on it: "the page has drawn frame N"
   $("[data-mode-label]").textContent = S.modes[match.mode] ? `(${S.modes[match.mode]})` : "";
   const handoff = handoffSeat(frame);
   if (handoff !== null && !frame.view) {

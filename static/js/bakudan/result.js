@@ -22,6 +22,7 @@ export class ResultScreen {
   hide() {
     this.root.hidden = true;
     this.shownFor = null;
+    delete this.root.dataset.stage;
   }
 
   render(result, view, { mine, friend }) {
@@ -68,6 +69,7 @@ export class ResultScreen {
     }
     $(root, "[data-invite-again]").hidden = !(friend && mine.length);
     const stage = result.final ? "final" : "out";
+    root.dataset.stage = stage;
     root.hidden = false;
     if (this.shownFor !== stage) {
       // Move the focus here once per stage, unless the person is busy in a text field.

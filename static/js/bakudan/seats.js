@@ -1,5 +1,7 @@
-// Seats for the table: colour and kind from the room info (match.seats), counts and
-// state from the view. Pure, tested with node --test.
+// Seats for the table: colour and kind from the room info (match.seats, through the
+// platform's seats.js), counts and state from the view. Pure, tested with node --test.
+
+import { seatColour } from "../seats.js";
 
 /**
  * view: a seat's or the spectator's view (or null); match: the frame's `match`.
@@ -12,7 +14,7 @@ export function seatRows(view, match, colourName) {
   for (let index = 0; index < count; index += 1) {
     const info = room.find((s) => s.index === index) ?? {};
     const state = view?.seats?.[index] ?? {};
-    const colour = info.colour ?? "grey";
+    const colour = seatColour(match, index) ?? "grey";
     rows.push({
       index,
       colour,

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { numberLink, outcome, placesOf } from "../../../../static/js/bakudan/outcome.js";
-import { handoffSeat, seatRows } from "../../../../static/js/bakudan/seats.js";
-import { match, seatView } from "./fixtures.mjs";
+import { numberLink, outcome, placesOf } from "../../static/js/bakudan/outcome.js";
+import { handoffSeat, seatRows } from "../../static/js/bakudan/seats.js";
+import { match, seatView } from "./bakudan-fixtures.mjs";
 
 test("nothing to show while the game is on for this page", () => {
   assert.equal(outcome(seatView(), match("cpu"), [0]), null);

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { KEYS, keyAction, panelModel, placeAction, playAction } from "../../../../static/js/bakudan/actions.js";
-import { seatView } from "./fixtures.mjs";
+import { KEYS, keyAction, panelModel, placeAction, playAction } from "../../static/js/bakudan/actions.js";
+import { seatView } from "./bakudan-fixtures.mjs";
 
 test("one group per kind in hand, playable only if the server lists it", () => {
   const model = panelModel(seatView(), 0);

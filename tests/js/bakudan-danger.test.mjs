@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { dangerLevel, dangerModel, dangerRatio, formatPercent } from "../../../../static/js/bakudan/danger.js";
-import { seatView } from "./fixtures.mjs";
+import { dangerLevel, dangerModel, dangerRatio, formatPercent } from "../../static/js/bakudan/danger.js";
+import { seatView } from "./bakudan-fixtures.mjs";
 
 test("ratio is bombs over cards, and safe on an empty or odd deck", () => {
   assert.equal(dangerRatio(1, 4), 0.25);

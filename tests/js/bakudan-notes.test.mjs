@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { fromTop, notesLayout } from "../../../../static/js/bakudan/notes.js";
+import { fromTop, notesLayout } from "../../static/js/bakudan/notes.js";
 
 const note = (position, kind) => ({ position, card: { id: `x${position}`, kind } });
 
