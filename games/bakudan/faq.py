@@ -22,9 +22,9 @@ FAQ = [
     (
         _("What happens if I draw a bomb?"),
         _(
-            "If you hold a wire cutter, it is used up at once and you put the bomb back into "
+            "If you hold a nipper, it is used up at once and you put the bomb back into "
             "the deck wherever you like — on top, at the bottom, at a position you choose, or "
-            "at random. Nobody else learns where. Without a wire cutter you are out, and your "
+            "at random. Nobody else learns where. Without a nipper you are out, and your "
             "hand goes to the discard pile with the bomb."
         ),
     ),

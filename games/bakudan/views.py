@@ -11,50 +11,38 @@ from typing import Any
 from django.shortcuts import render
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 import gamekit
 from games.bakudan import faq
+from games.bakudan.number import GameNumber, GameNumberError, decode
+from games.bakudan.text import KIND_LABELS
 from pages.kimariji_list import script_json
 
-KIND_LABELS = {
-    "bomb": gettext_lazy("Bomb"),
-    "nipper": gettext_lazy("Wire cutters"),
-    "peek": gettext_lazy("Peek"),
-    "dodge": gettext_lazy("Dodge"),
-    "bottom": gettext_lazy("Bottom draw"),
-    "push": gettext_lazy("Push"),
-    "snatch": gettext_lazy("Snatch"),
-    "shield": gettext_lazy("Shield"),
-    "shuffle": gettext_lazy("Shuffle"),
-    "blank": gettext_lazy("Blank"),
-}
-
-# A game number is short (A3N-1K); anything much longer is not worth parsing.
+# A game number is short (A3R-1K7Q); anything much longer is not worth parsing.
 MAX_NUMBER_LENGTH = 32
 
 
-def menu_form(game: gamekit.Game, number: str | None) -> tuple[Any, str | None]:
+def menu_form(game: gamekit.Game, text: str) -> tuple[Any, GameNumber | None]:
     """The settings form for the menu, and the game number it starts (or None).
 
-    With `?number=...` the form is checked as if posted, so a bad number is refused with
-    the form's own message and a good one fills in the players and CPU personality it
-    encodes (the form's clean makes them agree with the number).
+    With `?number=...` a good number fills in the players it encodes; a bad one comes back
+    as the form bound to it, so the page shows the form's own message for what is wrong.
     """
     form_class = game.settings_form
-    if not number:
+    if not text:
         return form_class(), None
-    if len(number) > MAX_NUMBER_LENGTH:
-        number = number[:MAX_NUMBER_LENGTH]
-    defaults = form_class()
-    data = {name: defaults[name].value() for name in defaults.fields}
-    data = {name: value for name, value in data.items() if value is not None}
-    data["number"] = number
-    bound = form_class(data=data)
-    if not bound.is_valid():
+    text = text[:MAX_NUMBER_LENGTH]
+    try:
+        number = decode(text)
+    except GameNumberError:
+        bound = form_class(data={"players": form_class().fields["players"].initial, "number": text})
+        bound.is_valid()
         return bound, None
-    return form_class(initial=bound.cleaned_data), bound.cleaned_data.get("number") or number
+    initial = {"players": number.players, "number": str(number)}
+    if number.cpu:
+        initial["cpu_level"] = number.cpu
+    return form_class(initial=initial), number
 
 
 def number_errors(form: Any) -> list[str]:
@@ -67,20 +55,26 @@ def number_errors(form: Any) -> list[str]:
 def index(request):
     game = gamekit.registry.get("bakudan")
     form, number = menu_form(game, request.GET.get("number", "").strip())
-    table = None
+    start = None
     if number:
-        players = form.initial.get("players")
-        level = form.initial.get("cpu_level")
-        labels = {lv.key: lv.label for lv in game.cpu_levels}
-        table = _("%(players)s players · CPU: %(level)s") % {
-            "players": players,
-            "level": labels.get(level, level),
+        levels = {level.key: level.label for level in game.cpu_levels}
+        start = {
+            "number": str(number),
+            "players": number.players,
+            "cpu_level": number.cpu,
+            # A number for a table of people starts on this device; one with a CPU, against it.
+            "play_mode": "cpu" if number.cpu else "hotseat",
+            "table": (
+                _("%(players)s players · CPU: %(level)s")
+                % {"players": number.players, "level": levels[number.cpu]}
+                if number.cpu
+                else _("%(players)s players, people only") % {"players": number.players}
+            ),
         }
     context = {
         "game": game,
         "settings_form": form,
-        "number": number,
-        "number_table": table,
+        "start": start,
         "number_errors": number_errors(form),
         "deck": deck_table(),
         "faq": faq.faq_items(),
