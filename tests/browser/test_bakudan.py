@@ -100,6 +100,8 @@ def test_vs_cpu_game_to_the_end_by_keyboard_only(asgi_server, watched):
         # The focus is on a control of the panel: the keyboard player can just go on.
         assert focus_in(page, "[data-panel]"), turn
         assert not watched.overflows_horizontally()
+        if turn == 0:
+            watched.screenshot("bakudan-cpu-play-phone")
         before = seq(page)
         if now == "place":
             page.keyboard.press(["t", "b", "r"][places % 3])

@@ -81,7 +81,7 @@ export class Panel {
     const canAct = model.phase === "act" && !this.busy;
     list.replaceChildren(...model.groups.map((group) => {
       const li = document.createElement("li");
-      li.className = `hand-group kind-${group.kind}`;
+      li.className = `hand-group hand-${group.kind}`;
       li.dataset.kind = group.kind;
       li.dataset.count = group.count;
       const name = S.kinds[group.kind] ?? group.kind;
@@ -93,7 +93,7 @@ export class Panel {
       }
       const button = document.createElement("button");
       button.type = "button";
-      button.className = "card-button";
+      button.className = "card-button secondary";
       button.dataset.focusKey = `kind:${group.kind}`;
       button.dataset.play = group.kind;
       setUsable(button, canAct && group.playable);

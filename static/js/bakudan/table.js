@@ -47,6 +47,10 @@ export class TableView {
       $(root, "[data-danger-percent]").textContent = `${danger.percent} · ${S.dangerLevels[danger.level]}`;
       $(root, "[data-danger-detail]").textContent = fmt(S.dangerDetail, { bombs: danger.bombs, cards: danger.cards });
       $(root, "[data-danger-bar]").style.width = danger.width;
+      // The same figures next to the draw button, for a phone where the deck is scrolled away.
+      const near = $(root, "[data-panel-danger]");
+      near.dataset.level = danger.level;
+      near.textContent = fmt(S.panelDanger, { cards: danger.cards, percent: danger.percent });
       $(root, "[data-discard-count]").textContent = view.discard_count;
       const top = view.discard_top;
       $(root, "[data-discard-top]").dataset.kind = top ? top.kind : "none";
