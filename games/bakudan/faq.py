@@ -55,7 +55,7 @@ FAQ = [
         _("Why can't I see the other players' cards on one shared device?"),
         _(
             "Between turns the screen goes blank and asks for the next player. Only when that "
-            "player presses \u201cshow me\u201d does their own hand appear, so nobody sees a "
+            "player presses “show me” does their own hand appear, so nobody sees a "
             "hand that is not theirs."
         ),
     ),
