@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from games.bakudan import engine
 from games.bakudan import number as game_number
 
 pytestmark = pytest.mark.browser
@@ -190,4 +191,96 @@ def test_pass_and_play_blind_screen_hides_every_hand(asgi_server, watched):
     assert page.locator("[data-result-places] li").count() == 3
     assert "number=" in page.get_attribute("[data-again-number]", "href")
     watched.screenshot("bakudan-hotseat-result")
+    assert watched.errors == []
+
+
+def deal_with_snatch_and_bomb_on_top(players: int = 3) -> int:
+    """A seed whose deal gives red (who plays first) a snatch, with a bomb on top of the deck."""
+    for seed in range(2**game_number.SEED_BITS):
+        state = engine.deal(players, seed)
+        hand = [state.kinds[card] for card in state.hands[0]]
+        if "snatch" in hand and state.kinds[state.deck[0]] == "bomb":
+            return seed
+    raise AssertionError("no such deal")
+
+
+def test_keyboard_snatch_target_choice_and_bomb_placement(asgi_server, watched):
+    page = watched.page
+    sent: list[dict] = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))),
+    )
+    number = game_number.encode(3, "calm", deal_with_snatch_and_bomb_on_top())
+    page.goto(f"{asgi_server.url}/en/bakudan/?number={number}")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/play/[0-9a-f-]+/$"))
+    assert wait_phase(page, "act") == "act"
+    focused = "(sel) => document.activeElement.matches(sel)"
+
+    # Snatch (key 4): whom from? The first target gets the focus; Escape goes back.
+    page.keyboard.press("4")
+    assert page.is_visible("[data-targets]")
+    assert page.evaluate(focused, "[data-target]")
+    assert page.locator("[data-target]").count() == 2  # blue and green
+    page.keyboard.press("Escape")
+    assert not page.is_visible("[data-targets]")
+    assert page.evaluate(focused, "[data-play=snatch]")
+    page.keyboard.press("4")
+    target = int(page.evaluate("() => document.activeElement.dataset.target"))
+    before = seq(page)
+    page.keyboard.press("Enter")
+    wait_seq_after(page, before)
+    acts = [m["action"] for m in sent if m.get("type") == "act"]
+    assert acts[-1]["type"] == "play" and acts[-1]["target"] == target
+
+    # Draw the bomb on top: the placement choice opens with the focus on its first button.
+    before = seq(page)
+    page.keyboard.press("d")
+    assert wait_phase(page, "place") == "place"
+    assert page.evaluate(focused, "[data-place-where=top]")
+    assert "1 left" in page.inner_text("[data-draw]")  # the draw that found the bomb is owed
+    # Tab to the position field, type 3 (the third card from the top), Enter.
+    for _ in range(3):
+        page.keyboard.press("Tab")
+    assert page.evaluate(focused, "[data-place-n]")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("3")
+    before = seq(page)
+    page.keyboard.press("Enter")
+    wait_seq_after(page, before)
+    acts = [m["action"] for m in sent if m.get("type") == "act"]
+    assert acts[-1] == {"type": "place_bomb", "where": "position", "position": 2}
+    assert watched.errors == []
+
+
+@pytest.mark.parametrize(
+    ("prefix", "lang", "english"), [("/en/", "en", True), ("/zh-hans/", "zh-hans", False)]
+)
+def test_play_screen_in_other_languages_on_a_phone(asgi_server, watched, prefix, lang, english):
+    page = watched.page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{asgi_server.url}{prefix}bakudan/")
+    assert not watched.overflows_horizontally()
+    page.select_option("#id_players", "5")
+    page.click("button[name=play_mode][value=hotseat]")
+    page.wait_for_url(re.compile(r"/play/[0-9a-f-]+/$"))
+    assert page.locator("html").get_attribute("lang") == lang
+    # Five seats, five colours from the room info, on the blind screen and then the table.
+    assert wait_phase(page, "blind") == "blind"
+    assert not watched.overflows_horizontally()
+    assert watched.axe_violations() == []
+    watched.screenshot(f"bakudan-blind-{lang}-phone")
+    page.keyboard.press("Enter")
+    assert wait_phase(page, "act") == "act"
+    colours = page.locator("[data-seats] tr").evaluate_all(
+        "rows => rows.map(r => r.dataset.colour)"
+    )
+    assert colours == ["red", "blue", "green", "yellow", "purple"]
+    text = page.inner_text("main")
+    for source in ("Game panel", "Your hand", "Info panel", "Danger"):
+        assert (source in text) == english, source
+    assert not watched.overflows_horizontally()
+    watched.screenshot(f"bakudan-play-{lang}-phone")
+    assert watched.axe_violations() == []
     assert watched.errors == []
