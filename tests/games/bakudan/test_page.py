@@ -60,8 +60,9 @@ def test_page_renders_every_section(client, prefix, lang):
     assert 'name="play_mode" value="cpu"' in html and 'value="hotseat"' in html
     assert 'value="friend"' in html
     form = menu(html)
-    for level in ("reckless", "calm", "ruthless"):
-        assert f'value="{level}"' in form
+    for level in ("reckless", "calm", "ruthless"):  # radio buttons, each with its description
+        assert f'id="id_cpu_level_{level}"' in form and f'id="level-help-{level}"' in form
+    assert re.findall(r'id="id_cpu_level_(\w+)"[^>]*checked', form) == ["reckless"]
     assert 'name="number"' in html
 
 
@@ -117,12 +118,8 @@ def test_a_game_link_fills_in_the_menu_and_offers_the_start(client):
     form = menu(html)
     assert input_value(form, "number") == number
     assert re.search(r'<option value="3" selected>', form)
-    # The personality: checked in the form's radios if it has them, else chosen by page.js.
-    radio = re.search(r'id="id_cpu_level_calm"[^>]*>', form)
-    if radio:
-        assert "checked" in radio.group(0)
-    else:
-        assert 'data-cpu-level="calm"' in html
+    # The number's personality is the one checked, and the only one.
+    assert re.findall(r'id="id_cpu_level_(\w+)"[^>]*checked', form) == ["calm"]
     start = re.search(r"<section class=\"number-start\".*?</section>", html, re.S).group(0)
     assert number in start and "data-start-number" in start
     # The prominent start posts the very settings of the number.
