@@ -40,6 +40,7 @@ class Karuta(gamekit.Game):
         CpuLevel(key, dict(LEVEL_CHOICES)[key], LEVEL_DESCRIPTIONS[key]) for key in cpu.LEVEL_ORDER
     )
     settings_form = KarutaSettingsForm
+    error_messages = {"invalid_settings": _("These settings do not make a karuta game.")}
     realtime = True
     order = 20
     # Buckets only (RULES.md §6): memorisation time and poem set are grouped, not raw.

@@ -66,8 +66,9 @@ class LeavePolicy(StrEnum):
 class GameError(ValueError):
     """Base of every error an engine raises for a refused action. Nothing changed.
 
-    A game's own subclass sets `code` and a readable `message` (a lazy translation), which
-    the system checks require (gamekit.checks).
+    A game's own subclass sets `code` and a readable text: its `message` (a lazy
+    translation) or an entry in its game's `error_messages`; the system checks require one
+    (matches.checks).
     """
 
     code: ClassVar[str] = "game_error"
@@ -123,6 +124,9 @@ class Game:
     cpu_delay_ms: ClassVar[int] = 700
     # Sort key on the home page.
     order: ClassVar[int] = 100
+    # Readable texts for the codes of the game's own GameError subclasses, for engines that
+    # cannot carry a translated `message` themselves (a pure engine imports no Django).
+    error_messages: ClassVar[Mapping[str, Any]] = {}
     # Telemetry (RULES.md §6): the rule options a page may report with game start and
     # end, each with its allowed values, e.g. {"monk_rule": ("on", "off")}. Buckets only,
     # never free values; the player count is always allowed (telemetry_settings_schema).

@@ -150,7 +150,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 await self.send_error(exc.code, ref=self.ref)
             except (MatchError, GameError) as exc:
                 await self.send_error(
-                    exc.code, self.ref, message_of(exc), view=isinstance(exc, GameError)
+                    exc.code, self.ref, self.error_text(exc), view=isinstance(exc, GameError)
                 )
             except Exception as exc:  # never lose the connection over one frame
                 tb = exc.__traceback__
@@ -256,7 +256,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             )
         except (MatchError, GameError) as exc:
             await self.send_error(
-                exc.code, action_id, message_of(exc), view=isinstance(exc, GameError)
+                exc.code, action_id, self.error_text(exc), view=isinstance(exc, GameError)
             )
             await self.push()
             return
@@ -361,6 +361,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         with translation.override(self.lang), contextlib.suppress(MatchError):
             await self.push(min_seq=seq, tag=tag)
 
+    def error_text(self, exc: Exception) -> str:
+        snap = frames.peek(self.match_id)  # which game: any snapshot of the match will do
+        return message_of(exc, services.get_game(snap.match) if snap else None)
+
     def viewer(self) -> frames.Viewer:
         return frames.Viewer.of(self.held, self.revealed)
 
@@ -415,6 +419,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 self.match_id, self.viewer(), None, fresh=True
             )
             error.update(seq=frame["seq"], view=frame["view"], view_seat=frame["view_seat"])
+            if "handoff" in frame:  # a shared device not yet handed over: still no view
+                error["handoff"] = frame["handoff"]
         await self.send_json(error)
 
     async def send_json(self, content: dict[str, Any]) -> None:

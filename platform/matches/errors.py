@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 # Readable texts for every error code a client may receive (games' codes included).
@@ -43,10 +45,14 @@ def message_for(code: str) -> str:
     return str(MESSAGES.get(code, MESSAGES["game_error"]))
 
 
-def message_of(exc: Exception) -> str:
-    """The readable text of a refusal: a game's own error class may carry its message."""
-    own = getattr(type(exc), "message", None) if not isinstance(exc, MatchError) else None
-    return str(own) if own else message_for(getattr(exc, "code", "server_error"))
+def message_of(exc: Exception, game: Any = None) -> str:
+    """The readable text of a refusal: a game's own error class may carry its message, or
+    its game may (`Game.error_messages`); the platform knows the rest."""
+    code = getattr(exc, "code", "server_error")
+    own = None if isinstance(exc, MatchError) else getattr(type(exc), "message", None)
+    if not own and game is not None:
+        own = game.error_messages.get(code)
+    return str(own) if own else message_for(code)
 
 
 class MatchError(Exception):

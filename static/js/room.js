@@ -2,6 +2,7 @@
 // URL with a copy button, start with CPU, resign / leave, invite again, the notice
 // when the CPU plays for an absent player, and the way to the next game.
 
+import { seatName } from "./seats.js";
 import * as telemetry from "./telemetry.js";
 import { cap, fmt } from "./text.js";
 
@@ -41,7 +42,7 @@ export class Room {
   }
 
   seatName(index) {
-    return cap(this.S.colours[index] ?? String(index));
+    return cap(seatName(this.S.colours, this.match, index));
   }
 
   update(match) {

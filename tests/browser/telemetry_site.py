@@ -20,9 +20,9 @@ PAGE = """{% extends "base.html" %}{% load static %}
 import * as telemetry from "{% static 'js/telemetry.js' %}";
 telemetry.expect3d();
 document.getElementById("start").onclick = () =>
-  telemetry.gameStart("cpu", { settings: { players: "1" } });
+  telemetry.gameStart("solo", { settings: { players: "1" } });
 document.getElementById("end").onclick = () =>
-  telemetry.gameEnd("cpu", "win", { moves: 12, durationMs: 200000 });
+  telemetry.gameEnd("solo", "win", { moves: 12, durationMs: 200000 });
 document.getElementById("fail3d").onclick = () => telemetry.view3dFailure();
 document.body.dataset.ready = "yes";
 </script>{% endblock %}

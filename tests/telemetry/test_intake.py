@@ -64,7 +64,9 @@ def test_every_kind_of_event_is_accepted(client):
 
 def test_a_new_game_needs_no_change_here(client):
     # The test settings install a throwaway "coinflip" game: it is accepted as it is.
-    response = post(client, batch(game_start(game="coinflip", settings={"players": "1"})))
+    response = post(
+        client, batch(game_start(game="coinflip", mode="solo", settings={"players": "1"}))
+    )
     assert response.status_code == 202, response.content
 
 

@@ -4,6 +4,7 @@
 
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
+import { seatColour, seatName as nameOf } from "../seats.js";
 import { Table3D } from "../table3d.js";
 import * as telemetry from "../telemetry.js";
 import { cap, fmt } from "../text.js";
@@ -13,7 +14,6 @@ const S = JSON.parse(document.getElementById("bozu-strings").textContent);
 const $ = (sel) => document.querySelector(sel);
 const $$ = (sel) => [...document.querySelectorAll(sel)];
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
-const colours = ["red", "blue", "green", "yellow"];
 
 let view = null;
 let match = null;
@@ -21,7 +21,7 @@ let startedAt = null;
 let ended = false;
 let drawnTimer = null;
 
-const seatName = (seat) => S.colours[seat] ?? String(seat);
+const seatName = (seat) => nameOf(S.colours, match, seat);
 const cpuLevel = () => match?.seats.find((s) => s.kind === "cpu")?.cpu_level ?? undefined;
 const mine = () => (match ? match.seats.filter((s) => s.yours).map((s) => s.index) : []);
 
@@ -73,7 +73,7 @@ function renderPanel() {
     const th = document.createElement("th");
     th.scope = "row";
     const chip = document.createElement("span");
-    chip.className = `seat-chip seat-${colours[seat]}`;
+    chip.className = `seat-chip seat-${seatColour(match, seat)}`;
     th.append(chip, cap(seatName(seat)));
     if (mine().includes(seat) && match.mode !== "hotseat") th.append(` (${S.you})`);
     const td = document.createElement("td");
@@ -98,7 +98,7 @@ function renderTable() {
     area.className = `seat-area seat-pos-${seat} of-${view.players}`;
     area.dataset.seat = seat;
     const stack = document.createElement("div");
-    stack.className = `card-stack seat-${colours[seat]}`;
+    stack.className = `card-stack seat-${seatColour(match, seat)}`;
     stack.style.setProperty("--depth", Math.min(count, 40));
     const top = view.hands[seat][view.hands[seat].length - 1];
     if (top) stack.dataset.poem = top;

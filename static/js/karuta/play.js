@@ -11,6 +11,7 @@
 
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
+import { seatName as nameOf } from "../seats.js";
 import * as telemetry from "../telemetry.js";
 import { cap, fmt } from "../text.js";
 
@@ -39,7 +40,7 @@ const soloRows = new Set();
 // --- helpers -----------------------------------------------------------------------
 
 const you = () => (view ? view.you : null);
-const seatName = (seat) => cap(S.colours[seat] ?? String(seat));
+const seatName = (seat) => cap(nameOf(S.colours, match, seat));
 const cpuLevel = () => match?.seats.find((s) => s.kind === "cpu")?.cpu_level ?? undefined;
 const tNow = () => (cur ? Math.round(now() - cur.t0) : -Infinity);
 const firstPhrase = (poem) => CARDS[poem].tori.split(" ")[0];

@@ -1,0 +1,26 @@
+// node --test: seat colours and names come from the room info, for 2–5 seats.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { seatColour, seatName } from "../../static/js/seats.js";
+
+const names = { red: "赤", blue: "青", green: "緑", yellow: "黄", purple: "紫" };
+const room = (colours) => ({ seats: colours.map((colour, index) => ({ index, colour })) });
+
+test("a five-seat table names every seat by the colour the server gave it", () => {
+  const match = room(["red", "blue", "green", "yellow", "purple"]);
+  assert.deepEqual([0, 1, 2, 3, 4].map((s) => seatName(names, match, s)), ["赤", "青", "緑", "黄", "紫"]);
+  assert.equal(seatColour(match, 4), "purple");
+});
+
+test("colours follow the room, not the seat number", () => {
+  const match = room(["blue", "purple"]);
+  assert.equal(seatName(names, match, 1), "紫");
+  assert.equal(seatColour(match, 0), "blue");
+});
+
+test("before the room is known, or past its seats, a seat is its number", () => {
+  assert.equal(seatName(names, null, 2), "2");
+  assert.equal(seatName(names, room(["red"]), 3), "3");
+  assert.equal(seatColour(undefined, 0), null);
+});
