@@ -11,7 +11,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.bakudan import engine
-from games.bakudan.number import TABLE_OF, GameNumberError, decode
+from games.bakudan.levels import CPU_LEVELS, DEFAULT_LEVEL
+from games.bakudan.number import GameNumberError, decode
 
 PLAYER_CHOICES = [(n, str(n)) for n in range(engine.MIN_PLAYERS, engine.MAX_PLAYERS + 1)]
 DEFAULT_PLAYERS = 3
@@ -32,6 +33,18 @@ CPU_NAMES = {
 }
 
 
+def initial_from_number(text: str) -> dict[str, object]:
+    """The menu's initial values that agree with a game number (a game link pre-fills the
+    menu with them). Raises GameNumberError for a bad number."""
+    number = decode(text)
+    return {
+        "players": number.players,
+        "cpu_level": number.cpu or DEFAULT_LEVEL,
+        "play_mode": "cpu" if number.cpu else "hotseat",
+        "number": str(number),
+    }
+
+
 class BakudanSettingsForm(forms.Form):
     players = forms.TypedChoiceField(
         label=_("Players"),
@@ -42,6 +55,15 @@ class BakudanSettingsForm(forms.Form):
             "required": _("Choose how many players: 2 to 5."),
             "invalid_choice": _("Choose 2, 3, 4 or 5 players."),
         },
+    )
+    # The platform's menu draws this as radio buttons with each level's description, and the
+    # one posted `cpu_level` serves both this form and the platform's mode form.
+    cpu_level = forms.ChoiceField(
+        label=_("CPU personality"),
+        choices=[(level.key, level.label) for level in CPU_LEVELS],
+        required=False,
+        initial=DEFAULT_LEVEL,
+        error_messages={"invalid_choice": _("Choose one of the three CPU personalities.")},
     )
     number = forms.CharField(
         label=_("Game number"),
@@ -76,10 +98,10 @@ class BakudanSettingsForm(forms.Form):
                     params={"number": number.players, "chosen": players},
                 ),
             )
-        mode = self.data.get("play_mode")
+        mode = self.data.get("play_mode")  # the platform's ModeForm field, same POST
         if mode == "cpu":
-            # The platform's own default when no level is posted is the first level.
-            level = self.data.get("cpu_level") or "reckless"
+            # No level posted: the platform plays its default, the first level.
+            level = cleaned.get("cpu_level") or DEFAULT_LEVEL
             if number.cpu is None:
                 self.add_error(
                     "number",
@@ -88,7 +110,7 @@ class BakudanSettingsForm(forms.Form):
                         code="table_mismatch",
                     ),
                 )
-            elif level in TABLE_OF and number.cpu != level:
+            elif number.cpu != level:
                 self.add_error(
                     "number",
                     forms.ValidationError(

@@ -9,10 +9,11 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 import gamekit
-from gamekit import CpuLevel, GameOverError, LeavePolicy, Mode, NotYourTurnError, SeatSpec
+from gamekit import GameOverError, LeavePolicy, Mode, NotYourTurnError, SeatSpec
 from games.bakudan import cpu, engine
 from games.bakudan.engine import BakudanState
 from games.bakudan.forms import BakudanSettingsForm
+from games.bakudan.levels import CPU_LEVELS
 from games.bakudan.number import SEED_BITS, GameNumberError, decode, encode
 from games.bakudan.text import describe_event
 
@@ -25,26 +26,7 @@ class Bakudan(gamekit.Game):
     min_players = engine.MIN_PLAYERS
     max_players = engine.MAX_PLAYERS
     modes = (Mode.CPU, Mode.HOTSEAT, Mode.FRIEND)
-    cpu_levels = (
-        CpuLevel(
-            cpu.RECKLESS,
-            _("Reckless (無謀)"),
-            _("Plays cards on a whim and puts bombs back anywhere."),
-        ),
-        CpuLevel(
-            cpu.CALM,
-            _("Calm (冷静)"),
-            _(
-                "Dodges a bomb it knows is on top, peeks when danger is high, snatches when it "
-                "has no nipper and keeps its shield for pushes."
-            ),
-        ),
-        CpuLevel(
-            cpu.RUTHLESS,
-            _("Ruthless (非情)"),
-            _("Puts bombs back on top and pushes its turns onto you."),
-        ),
-    )
+    cpu_levels = CPU_LEVELS
     settings_form = BakudanSettingsForm
     private_hands = True
     on_leave = LeavePolicy.OUT

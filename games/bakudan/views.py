@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.shortcuts import render
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 import gamekit
 from games.bakudan import faq
+from games.bakudan.forms import initial_from_number
 from games.bakudan.number import GameNumber, GameNumberError, decode
 from games.bakudan.text import KIND_LABELS
 from pages.kimariji_list import script_json
@@ -25,54 +24,23 @@ from pages.kimariji_list import script_json
 MAX_NUMBER_LENGTH = 32
 
 
-def menu_form_class(game: gamekit.Game) -> type[forms.Form]:
-    """The game's settings form, with the CPU personality as a field of the menu.
-
-    The platform's menu draws a `cpu_level` field of the settings form as radio buttons, each
-    with its description, and checks the one the form holds — so a game link can select the
-    number's personality. The posted `cpu_level` is read by the platform's mode form; the
-    game's own form ignores it.
-    """
-    base = game.settings_form
-    if "cpu_level" in base.base_fields:
-        return base
-    levels = [(level.key, level.label) for level in game.cpu_levels]
-    return type(
-        "BakudanMenuForm",
-        (base,),
-        {
-            "cpu_level": forms.ChoiceField(
-                label=gettext_lazy("CPU personality"),
-                choices=levels,
-                initial=levels[0][0],
-                required=False,
-                widget=forms.RadioSelect,
-            ),
-            "field_order": ["players", "cpu_level", "number"],
-        },
-    )
-
-
 def menu_form(game: gamekit.Game, text: str) -> tuple[Any, GameNumber | None]:
     """The settings form for the menu, and the game number it starts (or None).
 
-    With `?number=...` a good number fills in the players it encodes; a bad one comes back
-    as the form bound to it, so the page shows the form's own message for what is wrong.
+    With `?number=...` a good number fills in the players and CPU personality it encodes; a
+    bad one comes back as the form bound to it, so the page shows the form's own message.
     """
-    form_class = menu_form_class(game)
+    form_class = game.settings_form
     if not text:
         return form_class(), None
     text = text[:MAX_NUMBER_LENGTH]
     try:
-        number = decode(text)
+        initial = initial_from_number(text)
     except GameNumberError:
         bound = form_class(data={"players": form_class().fields["players"].initial, "number": text})
         bound.is_valid()
         return bound, None
-    initial = {"players": number.players, "number": str(number)}
-    if number.cpu:
-        initial["cpu_level"] = number.cpu
-    return form_class(initial=initial), number
+    return form_class(initial=initial), decode(initial["number"])
 
 
 def number_errors(form: Any) -> list[str]:

@@ -17,8 +17,8 @@ import gamekit
 from gamekit import LeavePolicy, Mode, SeatSpec
 from gamekit.events import encode, for_viewer
 from games.bakudan import engine
-from games.bakudan.forms import BakudanSettingsForm
-from games.bakudan.number import decode
+from games.bakudan.forms import BakudanSettingsForm, initial_from_number
+from games.bakudan.number import GameNumberError, decode
 from games.bakudan.number import encode as number_for
 
 LOCALE = Path(__file__).resolve().parents[3] / "games" / "bakudan" / "locale"
@@ -280,3 +280,32 @@ def test_the_stats_command_runs_small():
     for level in ("reckless", "calm", "ruthless"):
         assert level in text
     assert "turn-ends per game" in text and "seed 3" in text
+
+
+def test_the_form_offers_the_personalities_and_checks_the_posted_one():
+    f = form(players=3, play_mode="cpu", cpu_level="ruthless")
+    assert f.is_valid(), f.errors
+    assert [key for key, _label in f.fields["cpu_level"].choices] == [
+        "reckless",
+        "calm",
+        "ruthless",
+    ]
+    with translation.override("en"):
+        f = form(players=3, play_mode="cpu", cpu_level="sleepy")
+        assert not f.is_valid() and "three CPU personalities" in f.errors["cpu_level"][0]
+
+
+def test_a_game_link_pre_fills_a_menu_that_agrees_with_the_number(game):
+    number = number_for(5, "ruthless", 8080)
+    initial = initial_from_number(number.lower())
+    assert initial == {
+        "players": 5,
+        "cpu_level": "ruthless",
+        "play_mode": "cpu",
+        "number": number,
+    }
+    assert form(**initial).is_valid()
+    people = initial_from_number(number_for(2, None, 1))
+    assert people["play_mode"] == "hotseat" and form(**people).is_valid()
+    with pytest.raises(GameNumberError):
+        initial_from_number("nonsense")
