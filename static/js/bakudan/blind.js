@@ -26,6 +26,7 @@ export class Blind {
 
   show(seat, name, colour) {
     const again = this.shown && this.seat === seat;
+    if (!again) this.root.querySelector("[data-blind-error]").textContent = "";
     this.seat = seat;
     this.root.dataset.colour = colour;
     this.root.querySelector("[data-blind-title]").textContent = fmt(this.S.passTo, { seat: name });

@@ -164,7 +164,13 @@ const client = new MatchClient(config, {
   },
   onError: (error) => {
     $("[data-panel-error]").textContent = error.message;
-    if (error.view !== undefined && error.view !== null && !blind.shown) {
+    const handoff = handoffSeat(error);
+    if (handoff !== null && !error.view) {
+      // A shared device that is not this player's yet: back to the blind screen.
+      goBlind(handoff);
+      render();
+      $("[data-blind-error]").textContent = error.message;
+    } else if (error.view !== undefined && error.view !== null && !blind.shown) {
       view = error.view;
       viewSeat = error.view_seat ?? viewSeat;
       render();
