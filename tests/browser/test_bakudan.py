@@ -233,6 +233,7 @@ def test_keyboard_snatch_target_choice_and_bomb_placement(asgi_server, watched):
     wait_seq_after(page, before)
     acts = [m["action"] for m in sent if m.get("type") == "act"]
     assert acts[-1]["type"] == "play" and acts[-1]["target"] == target
+    assert focus_in(page, "[data-panel]")  # not lost with the hidden target buttons
 
     # Draw the bomb on top: the placement choice opens with the focus on its first button.
     before = seq(page)
@@ -251,6 +252,7 @@ def test_keyboard_snatch_target_choice_and_bomb_placement(asgi_server, watched):
     wait_seq_after(page, before)
     acts = [m["action"] for m in sent if m.get("type") == "act"]
     assert acts[-1] == {"type": "place_bomb", "where": "position", "position": 2}
+    assert page.evaluate(focused, "[data-draw]")  # ready for the next turn
     assert watched.errors == []
 
 

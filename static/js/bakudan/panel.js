@@ -173,6 +173,10 @@ export class Panel {
   send(action) {
     if (!action || this.busy) return;
     this.busy = true;
+    // A target button is about to be hidden: keep the focus in the panel, on the card.
+    if ($(this.root, "[data-targets]").contains(document.activeElement)) {
+      $(this.root, '[data-focus-key="kind:snatch"]')?.focus();
+    }
     this.closeTargets(false);
     // Until the server answers, nothing else may be pressed (a double press would be stale).
     for (const button of $$(this.root, "[data-hand] button, [data-draw]")) setUsable(button, false);
@@ -209,6 +213,8 @@ export class Panel {
       return;
     }
     this.busy = true;
+    // The placement choice is about to close: wait on the draw button for the next turn.
+    this.draw.focus();
     this.act(action);
   }
 
