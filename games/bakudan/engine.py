@@ -130,6 +130,53 @@ COMPOSITION: dict[int, Composition] = {
 }
 
 
+# --- refusals -----------------------------------------------------------------------------
+# Codes the platform shows in words through Bakudan.error_messages (a pure engine has no
+# translations); the English text of each exception is for logs and tests.
+
+
+class PlaceBombFirstError(IllegalActionError):
+    code = "place_bomb_first"
+
+
+class NoBombToPlaceError(IllegalActionError):
+    code = "no_bomb_to_place"
+
+
+class NotInHandError(IllegalActionError):
+    code = "card_not_in_hand"
+
+
+class UnplayableCardError(IllegalActionError):
+    code = "card_not_playable"
+
+
+class SnatchTargetError(IllegalActionError):
+    code = "bad_snatch_target"
+
+
+class ShieldUpError(IllegalActionError):
+    code = "shield_already_up"
+
+
+class BombPositionError(IllegalActionError):
+    code = "bad_bomb_position"
+
+
+ERROR_CODES = tuple(
+    cls.code
+    for cls in (
+        PlaceBombFirstError,
+        NoBombToPlaceError,
+        NotInHandError,
+        UnplayableCardError,
+        SnatchTargetError,
+        ShieldUpError,
+        BombPositionError,
+    )
+)
+
+
 # --- state ----------------------------------------------------------------------------------
 
 
@@ -363,10 +410,10 @@ def apply(
     events: list[dict[str, Any] | Private] = []
     if new.pending is not None:
         if kind != "place_bomb":
-            raise IllegalActionError("put the bomb back into the deck first")
+            raise PlaceBombFirstError("put the bomb back into the deck first")
         _place_bomb(new, seat, action, events)
     elif kind == "place_bomb":
-        raise IllegalActionError("there is no bomb to put back")
+        raise NoBombToPlaceError("there is no bomb to put back")
     elif kind == "draw":
         _draw(new, seat, "top", events)
     else:
@@ -377,20 +424,20 @@ def apply(
 def _play(state: BakudanState, seat: int, action: Mapping[str, Any], events: list) -> None:
     card = action["card"]
     if card not in state.hands[seat]:
-        raise IllegalActionError("that card is not in your hand")
+        raise NotInHandError("that card is not in your hand")
     kind = state.kinds[card]
     if kind not in ACTIONS:
-        raise IllegalActionError(f"a {kind} card cannot be played")
+        raise UnplayableCardError(f"a {kind} card cannot be played")
     target = action.get("target")
     if kind == SNATCH:
         if target is None:
             raise InvalidActionError("a snatch needs a 'target' seat")
         if target not in _snatch_targets(state, seat):
-            raise IllegalActionError("snatch from another player still in who has cards")
+            raise SnatchTargetError("snatch from another player still in who has cards")
     elif target is not None:
         raise InvalidActionError(f"a {kind} card takes no target")
     if kind == SHIELD and state.shields[seat] is not None:
-        raise IllegalActionError("you already have a shield up")
+        raise ShieldUpError("you already have a shield up")
 
     state.hands[seat].remove(card)
     played: dict[str, Any] = {"type": "played", "seat": seat, "kind": kind, "card": card}
@@ -559,7 +606,7 @@ def _place_bomb(state: BakudanState, seat: int, action: Mapping[str, Any], event
     else:
         position = action["position"]
         if not 0 <= position <= size:
-            raise IllegalActionError(f"the position is from 0 (top) to {size} (bottom)")
+            raise BombPositionError(f"the position is from 0 (top) to {size} (bottom)")
     bomb = state.pending
     state.deck.insert(position, bomb)
     state.pending = None

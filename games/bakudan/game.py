@@ -28,6 +28,17 @@ class Bakudan(gamekit.Game):
     modes = (Mode.CPU, Mode.HOTSEAT, Mode.FRIEND)
     cpu_levels = CPU_LEVELS
     settings_form = BakudanSettingsForm
+    error_messages = {
+        "place_bomb_first": _("Put the bomb back into the deck first."),
+        "no_bomb_to_place": _("There is no bomb to put back."),
+        "card_not_in_hand": _("That card is not in your hand."),
+        "card_not_playable": _("Blanks and nippers cannot be played."),
+        "bad_snatch_target": _(
+            "Snatch from another player still in the game who has a card or a shield."
+        ),
+        "shield_already_up": _("You already have a shield up."),
+        "bad_bomb_position": _("That position is not in the deck."),
+    }
     private_hands = True
     on_leave = LeavePolicy.OUT
     seed_bits = SEED_BITS

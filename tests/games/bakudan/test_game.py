@@ -309,3 +309,9 @@ def test_a_game_link_pre_fills_a_menu_that_agrees_with_the_number(game):
     assert people["play_mode"] == "hotseat" and form(**people).is_valid()
     with pytest.raises(GameNumberError):
         initial_from_number("nonsense")
+
+
+def test_every_engine_refusal_has_words(game):
+    assert set(game.error_messages) == set(engine.ERROR_CODES)
+    with translation.override("ja"):
+        assert str(game.error_messages["card_not_in_hand"]) == "そのカードは手札にありません。"
