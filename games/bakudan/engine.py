@@ -22,7 +22,12 @@ Choices this engine makes where the rules are silent (the UI states them on the 
 - Snatch: the target must be another player still in who has a card or a shield up.
 - A player who leaves (`remove_seat`) is out; their hand goes to the discard pile and one
   bomb leaves the deck. Which one is secret, and taking it out moves every card below it, so
-  every seat's notes are wiped (as by a shuffle).
+  every seat's notes are wiped (as by a shuffle). A leaver who was about to put a bomb back
+  takes that bomb with them instead.
+- A push owed by a player who goes out dies with them: the next player owes one turn-end.
+- Places: the first player out is last (places[seat] = players), the winner is 1.
+- vs CPU: when every person at the table is out, `fast_forward` plays the CPUs to the end at
+  once, each from its own view (game.py decides when; the policy is injected).
 - Notes (per seat): cards seen by position, counted from the top (0 = top). A top draw
   shifts every note up by one (the note on the drawn card goes); a bottom draw removes the
   note on the bottom card; a bomb put back by the seat itself shifts its notes below the
@@ -30,6 +35,10 @@ Choices this engine makes where the rules are silent (the UI states them on the 
   player leaving wipes them.
 
 Deck composition: see COMPOSITION below (the figures come from `manage.py bakudan_stats`).
+
+The deal is a function of the seed alone (and the player count): that is what makes a game
+number replay "the same deal". Card ids are random from the seed too, so they tell nothing
+about a card's kind; views show an id only for a card the seat may know.
 """
 
 from __future__ import annotations
