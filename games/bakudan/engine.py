@@ -698,7 +698,8 @@ def view(state: BakudanState, seat: int | None) -> dict[str, Any]:
     return {
         "seat": seat,
         "players": state.players,
-        "number": state.number,
+        # The number fixes the deal: shown only once nothing is hidden any more.
+        "number": state.number if state.over else None,
         "seats": seats,
         "to_act": state.to_act,
         "owed": state.owed,
@@ -732,6 +733,7 @@ def result(state: BakudanState) -> dict[str, Any] | None:
     return {
         "winner": state.winner,
         "winners": [state.winner],
+        "number": state.number,
         "places": list(state.places),
         "out_order": list(state.eliminations),
         "fast_forward": state.fast_forward,

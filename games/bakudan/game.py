@@ -14,7 +14,7 @@ from games.bakudan import cpu, engine
 from games.bakudan.engine import BakudanState
 from games.bakudan.forms import BakudanSettingsForm
 from games.bakudan.levels import CPU_LEVELS
-from games.bakudan.number import SEED_BITS, GameNumberError, decode, encode
+from games.bakudan.number import SEED_BITS, GameNumberError, deal_seed, decode, encode
 from games.bakudan.text import describe_event
 
 
@@ -88,7 +88,8 @@ class Bakudan(gamekit.Game):
         personalities = [(spec.cpu_level or default) if spec.is_cpu else None for spec in seats]
         seed %= 2**SEED_BITS  # the game number holds SEED_BITS; the deal uses no more
         table = next((level for level in personalities if level is not None), None)
-        return engine.deal(players, seed, cpu=personalities, number=encode(players, table, seed))
+        number = encode(players, table, seed)
+        return engine.deal(players, deal_seed(seed), cpu=personalities, number=number)
 
     def to_act(self, state: BakudanState) -> tuple[int, ...]:
         return () if state.to_act is None else (state.to_act,)

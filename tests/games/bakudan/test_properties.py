@@ -57,6 +57,8 @@ def check_no_leak(state, before, events) -> None:
     stored = encode(events)
     for seat in [None, *range(state.players)]:
         view = engine.view(state, seat)
+        if not state.over:  # the game number fixes the deal: not while the game runs
+            assert state.number not in json.dumps(view)
         allowed = known_to(state, seat)
         leaked = ids_in(view) - allowed
         assert not leaked, f"seat {seat}'s view shows {leaked}"
@@ -107,7 +109,7 @@ def test_many_seeded_games_end_and_never_leak(players, how):
     for n in range(GAMES_PER_COUNT):
         seed = players * 100_000 + n
         rng = random.Random(seed)
-        state = engine.deal(players, seed)
+        state = engine.deal(players, seed, number=f"NUMBER-{seed}")
         if how == "random":
             move = random_mover(rng)
         else:
