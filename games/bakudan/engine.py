@@ -715,9 +715,7 @@ def view(state: BakudanState, seat: int | None) -> dict[str, Any]:
         ]
         if own
         else None,
-        "last_draw": None
-        if not own or state.last_draw[seat] is None
-        else _card(state, state.last_draw[seat]),
+        "last_draw": _last_draw(state, seat) if own else None,
         "legal": legal_actions(state, seat) if own else [],
         "turn_ends": state.turn_ends,
         "over": state.over,
@@ -725,6 +723,18 @@ def view(state: BakudanState, seat: int | None) -> dict[str, Any]:
         "places": list(state.places) if state.over else None,
         "fast_forward": state.fast_forward,
     }
+
+
+def _last_draw(state: BakudanState, seat: int) -> dict[str, str] | None:
+    """The card the seat drew last, while it is still its own: in its hand, or the bomb it
+    must put back. Once snatched or put back it is not shown again (where it went is
+    someone else's hand or the deck)."""
+    card = state.last_draw[seat]
+    if card is None:
+        return None
+    if card in state.hands[seat] or (card == state.pending and state.to_act == seat):
+        return _card(state, card)
+    return None
 
 
 def result(state: BakudanState) -> dict[str, Any] | None:

@@ -21,13 +21,14 @@ def ids_in(data) -> set[str]:
 
 
 def known_to(state: engine.BakudanState, seat: int | None) -> set[str]:
-    """Every card id `seat` may see now: public cards, and its own hand, notes, last draw."""
+    """Every card id `seat` may see now: public cards (discard pile, shields in front), its own
+    hand, the cards its notes name, and the bomb it must put back."""
     public = set(state.discard) | {c for c in state.shields if c is not None}
     if seat is None:
         return public
     mine = set(state.hands[seat]) | set(state.notes[seat].values())
-    if state.last_draw[seat] is not None:
-        mine.add(state.last_draw[seat])
+    if state.pending is not None and state.to_act == seat:
+        mine.add(state.pending)
     return public | mine
 
 
