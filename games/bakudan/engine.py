@@ -22,7 +22,12 @@ Choices this engine makes where the rules are silent (the UI states them on the 
 - Snatch: the target must be another player still in who has a card or a shield up.
 - A player who leaves (`remove_seat`) is out; their hand goes to the discard pile and one
   bomb leaves the deck. Which one is secret, and taking it out moves every card below it, so
-  every seat's notes are wiped (as by a shuffle).
+  every seat's notes are wiped (as by a shuffle). A leaver who was about to put a bomb back
+  takes that bomb with them instead.
+- A push owed by a player who goes out dies with them: the next player owes one turn-end.
+- Places: the first player out is last (places[seat] = players), the winner is 1.
+- vs CPU: when every person at the table is out, `fast_forward` plays the CPUs to the end at
+  once, each from its own view (game.py decides when; the policy is injected).
 - Notes (per seat): cards seen by position, counted from the top (0 = top). A top draw
   shifts every note up by one (the note on the drawn card goes); a bottom draw removes the
   note on the bottom card; a bomb put back by the seat itself shifts its notes below the
@@ -30,6 +35,10 @@ Choices this engine makes where the rules are silent (the UI states them on the 
   player leaving wipes them.
 
 Deck composition: see COMPOSITION below (the figures come from `manage.py bakudan_stats`).
+
+The deal is a function of the seed alone (and the player count): that is what makes a game
+number replay "the same deal". Card ids are random from the seed too, so they tell nothing
+about a card's kind; views show an id only for a card the seat may know.
 """
 
 from __future__ import annotations
@@ -128,6 +137,53 @@ COMPOSITION: dict[int, Composition] = {
     4: Composition(_pool(5, 4, 3, 3, 3, 4, 2), blanks=5, extra_nippers=2),
     5: Composition(_pool(6, 4, 3, 4, 4, 5, 3), blanks=6, extra_nippers=2),
 }
+
+
+# --- refusals -----------------------------------------------------------------------------
+# Codes the platform shows in words through Bakudan.error_messages (a pure engine has no
+# translations); the English text of each exception is for logs and tests.
+
+
+class PlaceBombFirstError(IllegalActionError):
+    code = "place_bomb_first"
+
+
+class NoBombToPlaceError(IllegalActionError):
+    code = "no_bomb_to_place"
+
+
+class NotInHandError(IllegalActionError):
+    code = "card_not_in_hand"
+
+
+class UnplayableCardError(IllegalActionError):
+    code = "card_not_playable"
+
+
+class SnatchTargetError(IllegalActionError):
+    code = "bad_snatch_target"
+
+
+class ShieldUpError(IllegalActionError):
+    code = "shield_already_up"
+
+
+class BombPositionError(IllegalActionError):
+    code = "bad_bomb_position"
+
+
+ERROR_CODES = tuple(
+    cls.code
+    for cls in (
+        PlaceBombFirstError,
+        NoBombToPlaceError,
+        NotInHandError,
+        UnplayableCardError,
+        SnatchTargetError,
+        ShieldUpError,
+        BombPositionError,
+    )
+)
 
 
 # --- state ----------------------------------------------------------------------------------
@@ -363,10 +419,10 @@ def apply(
     events: list[dict[str, Any] | Private] = []
     if new.pending is not None:
         if kind != "place_bomb":
-            raise IllegalActionError("put the bomb back into the deck first")
+            raise PlaceBombFirstError("put the bomb back into the deck first")
         _place_bomb(new, seat, action, events)
     elif kind == "place_bomb":
-        raise IllegalActionError("there is no bomb to put back")
+        raise NoBombToPlaceError("there is no bomb to put back")
     elif kind == "draw":
         _draw(new, seat, "top", events)
     else:
@@ -377,20 +433,20 @@ def apply(
 def _play(state: BakudanState, seat: int, action: Mapping[str, Any], events: list) -> None:
     card = action["card"]
     if card not in state.hands[seat]:
-        raise IllegalActionError("that card is not in your hand")
+        raise NotInHandError("that card is not in your hand")
     kind = state.kinds[card]
     if kind not in ACTIONS:
-        raise IllegalActionError(f"a {kind} card cannot be played")
+        raise UnplayableCardError(f"a {kind} card cannot be played")
     target = action.get("target")
     if kind == SNATCH:
         if target is None:
             raise InvalidActionError("a snatch needs a 'target' seat")
         if target not in _snatch_targets(state, seat):
-            raise IllegalActionError("snatch from another player still in who has cards")
+            raise SnatchTargetError("snatch from another player still in who has cards")
     elif target is not None:
         raise InvalidActionError(f"a {kind} card takes no target")
     if kind == SHIELD and state.shields[seat] is not None:
-        raise IllegalActionError("you already have a shield up")
+        raise ShieldUpError("you already have a shield up")
 
     state.hands[seat].remove(card)
     played: dict[str, Any] = {"type": "played", "seat": seat, "kind": kind, "card": card}
@@ -559,7 +615,7 @@ def _place_bomb(state: BakudanState, seat: int, action: Mapping[str, Any], event
     else:
         position = action["position"]
         if not 0 <= position <= size:
-            raise IllegalActionError(f"the position is from 0 (top) to {size} (bottom)")
+            raise BombPositionError(f"the position is from 0 (top) to {size} (bottom)")
     bomb = state.pending
     state.deck.insert(position, bomb)
     state.pending = None
@@ -642,7 +698,8 @@ def view(state: BakudanState, seat: int | None) -> dict[str, Any]:
     return {
         "seat": seat,
         "players": state.players,
-        "number": state.number,
+        # The number fixes the deal: shown only once nothing is hidden any more.
+        "number": state.number if state.over else None,
         "seats": seats,
         "to_act": state.to_act,
         "owed": state.owed,
@@ -658,9 +715,7 @@ def view(state: BakudanState, seat: int | None) -> dict[str, Any]:
         ]
         if own
         else None,
-        "last_draw": None
-        if not own or state.last_draw[seat] is None
-        else _card(state, state.last_draw[seat]),
+        "last_draw": _last_draw(state, seat) if own else None,
         "legal": legal_actions(state, seat) if own else [],
         "turn_ends": state.turn_ends,
         "over": state.over,
@@ -670,12 +725,25 @@ def view(state: BakudanState, seat: int | None) -> dict[str, Any]:
     }
 
 
+def _last_draw(state: BakudanState, seat: int) -> dict[str, str] | None:
+    """The card the seat drew last, while it is still its own: in its hand, or the bomb it
+    must put back. Once snatched or put back it is not shown again (where it went is
+    someone else's hand or the deck)."""
+    card = state.last_draw[seat]
+    if card is None:
+        return None
+    if card in state.hands[seat] or (card == state.pending and state.to_act == seat):
+        return _card(state, card)
+    return None
+
+
 def result(state: BakudanState) -> dict[str, Any] | None:
     if not state.over:
         return None
     return {
         "winner": state.winner,
         "winners": [state.winner],
+        "number": state.number,
         "places": list(state.places),
         "out_order": list(state.eliminations),
         "fast_forward": state.fast_forward,

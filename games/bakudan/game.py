@@ -14,7 +14,7 @@ from games.bakudan import cpu, engine
 from games.bakudan.engine import BakudanState
 from games.bakudan.forms import BakudanSettingsForm
 from games.bakudan.levels import CPU_LEVELS
-from games.bakudan.number import SEED_BITS, GameNumberError, decode, encode
+from games.bakudan.number import SEED_BITS, GameNumberError, deal_seed, decode, encode
 from games.bakudan.text import describe_event
 
 
@@ -28,6 +28,17 @@ class Bakudan(gamekit.Game):
     modes = (Mode.CPU, Mode.HOTSEAT, Mode.FRIEND)
     cpu_levels = CPU_LEVELS
     settings_form = BakudanSettingsForm
+    error_messages = {
+        "place_bomb_first": _("Put the bomb back into the deck first."),
+        "no_bomb_to_place": _("There is no bomb to put back."),
+        "card_not_in_hand": _("That card is not in your hand."),
+        "card_not_playable": _("Blanks and nippers cannot be played."),
+        "bad_snatch_target": _(
+            "Snatch from another player still in the game who has a card or a shield."
+        ),
+        "shield_already_up": _("You already have a shield up."),
+        "bad_bomb_position": _("That position is not in the deck."),
+    }
     private_hands = True
     on_leave = LeavePolicy.OUT
     seed_bits = SEED_BITS
@@ -77,7 +88,8 @@ class Bakudan(gamekit.Game):
         personalities = [(spec.cpu_level or default) if spec.is_cpu else None for spec in seats]
         seed %= 2**SEED_BITS  # the game number holds SEED_BITS; the deal uses no more
         table = next((level for level in personalities if level is not None), None)
-        return engine.deal(players, seed, cpu=personalities, number=encode(players, table, seed))
+        number = encode(players, table, seed)
+        return engine.deal(players, deal_seed(seed), cpu=personalities, number=number)
 
     def to_act(self, state: BakudanState) -> tuple[int, ...]:
         return () if state.to_act is None else (state.to_act,)

@@ -20,6 +20,8 @@ as ``1``, ``O`` as ``0``; spaces and hyphens are ignored. Pure Python, no Django
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from dataclasses import dataclass
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base 32
@@ -33,6 +35,23 @@ TABLES = {"M": "reckless", "R": "calm", "H": "ruthless", "P": None}
 TABLE_OF = {personality: letter for letter, personality in TABLES.items()}
 
 _POLY = 0b100101  # x^5 + x^2 + 1, primitive: x (= 2) generates GF(32)'s 31 non-zero elements
+
+
+# Stretching the number's seed into the deal's: a game number holds only SEED_BITS, so anyone
+# with this (public) code could otherwise try every seed against what they see of a game —
+# their own hand's card ids, the first cards drawn — and find the whole deck in a second.
+# scrypt makes each guess cost ~0.1 s and 16 MiB: trying a million seeds takes about a day of
+# CPU, far longer than a game lasts. (The number itself is shown only once the game is over.)
+_STRETCH = {"salt": b"bakudan-deal-v1", "n": 2**14, "r": 8, "p": 1, "dklen": 8}
+
+
+@functools.lru_cache(maxsize=256)
+def deal_seed(seed: int) -> int:
+    """The engine's seed for the deal fixed by a game number's seed (slow on purpose)."""
+    if not 0 <= seed < 2**SEED_BITS:
+        raise ValueError(f"the seed must be from 0 to {2**SEED_BITS - 1}")
+    digest = hashlib.scrypt(str(seed).encode(), maxmem=64 * 2**20, **_STRETCH)
+    return int.from_bytes(digest, "big")
 
 
 class GameNumberError(ValueError):

@@ -134,3 +134,34 @@ def test_calm_beats_reckless_clearly():
     calm, reckless = figures.rate(cpu.CALM), figures.rate(cpu.RECKLESS)
     assert calm > 1.5 * reckless, (calm, reckless)
     assert calm > 1 / 3 > reckless
+
+
+def test_the_fast_forward_hands_each_cpu_its_own_view_and_nothing_else(monkeypatch):
+    state = engine.deal(4, 31, cpu=[None, "calm", "ruthless", "reckless"])
+    state.alive[0] = False  # the person is out (as if by a bomb)
+    state.places[0] = 4
+    state.to_act = 1
+    received = []
+    policy = cpu.seat_policy(state.cpu)
+
+    def spy(view, seat, rng):
+        received.append((seat, copy.deepcopy(view)))
+        return policy(view, seat, rng)
+
+    seen_states = []
+    original_view = engine.view
+
+    def recording_view(st, seat):
+        seen_states.append(engine.dump(st))
+        return original_view(st, seat)
+
+    monkeypatch.setattr(engine, "view", recording_view)
+    end, events = engine.fast_forward(state, spy)
+    monkeypatch.undo()
+    assert end.over and end.fast_forward and end.winner != 0
+    assert received and all(seat != 0 for seat, _ in received)
+    for (seat, view), dumped in zip(received, seen_states, strict=True):
+        assert view == original_view(engine.load(dumped), seat)
+        assert view["seat"] == seat and "deck" not in view and "hands" not in view
+    assert events[0]["type"] == "fast_forward"
+    assert events[-1]["type"] == "won"

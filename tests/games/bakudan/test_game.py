@@ -18,7 +18,7 @@ from gamekit import LeavePolicy, Mode, SeatSpec
 from gamekit.events import encode, for_viewer
 from games.bakudan import engine
 from games.bakudan.forms import BakudanSettingsForm, initial_from_number
-from games.bakudan.number import GameNumberError, decode
+from games.bakudan.number import GameNumberError, deal_seed, decode
 from games.bakudan.number import encode as number_for
 
 LOCALE = Path(__file__).resolve().parents[3] / "games" / "bakudan" / "locale"
@@ -49,15 +49,37 @@ def test_the_plugin_declares_the_contract(game):
     }
 
 
-def test_the_view_says_who_is_human_and_the_number(game):
+def test_the_view_says_who_is_human_and_shows_the_number_only_at_the_end(game):
     state = game.new_state({"players": 3}, cpu_table(3, "ruthless"), 4321)
     view = game.view(state, 0)
     assert [s["human"] for s in view["seats"]] == [True, False, False]
     assert [s["cpu"] for s in view["seats"]] == [None, "ruthless", "ruthless"]
-    assert view["number"] == number_for(3, "ruthless", 4321)
+    assert state.number == number_for(3, "ruthless", 4321)
+    # The number fixes the deal: while the game runs no view carries it.
+    for seat in (0, 1, 2, None):
+        text = json.dumps(game.view(state, seat))
+        assert game.view(state, seat)["number"] is None
+        assert state.number not in text and state.number.replace("-", "") not in text
+    state, _ = game.remove_seat(state, 0)  # the person leaves: the CPUs play it out
+    assert state.over
+    for seat in (0, 1, None):
+        assert game.view(state, seat)["number"] == state.number
+    assert game.result(state)["number"] == state.number
     people = game.new_state({"players": 3}, cpu_table(3, None), 4321)
-    assert game.view(people, None)["number"] == number_for(3, None, 4321)
+    assert people.number == number_for(3, None, 4321)
     assert game.view(people, None)["hand"] is None
+
+
+def test_the_deal_comes_from_a_stretched_seed(game):
+    """The deal's seed is the number's seed through scrypt: trying every number against a
+    hand takes a day of computing, not a second. Same number, same deal."""
+    assert deal_seed(4321) == deal_seed(4321) != deal_seed(4322)
+    assert deal_seed(4321) >= 2**32  # a 64-bit seed, not the number's 20 bits
+    state = game.new_state({"players": 3}, cpu_table(3, None), 4321)
+    assert engine.dump(state)["deck"] == engine.deal(3, deal_seed(4321)).deck
+    assert engine.deal(3, 4321).deck != state.deck
+    with pytest.raises(ValueError):
+        deal_seed(2**20)
 
 
 def test_seeds_come_from_the_number_and_rematches_deal_anew(game):
@@ -309,3 +331,9 @@ def test_a_game_link_pre_fills_a_menu_that_agrees_with_the_number(game):
     assert people["play_mode"] == "hotseat" and form(**people).is_valid()
     with pytest.raises(GameNumberError):
         initial_from_number("nonsense")
+
+
+def test_every_engine_refusal_has_words(game):
+    assert set(game.error_messages) == set(engine.ERROR_CODES)
+    with translation.override("ja"):
+        assert str(game.error_messages["card_not_in_hand"]) == "そのカードは手札にありません。"

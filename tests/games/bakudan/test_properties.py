@@ -21,13 +21,14 @@ def ids_in(data) -> set[str]:
 
 
 def known_to(state: engine.BakudanState, seat: int | None) -> set[str]:
-    """Every card id `seat` may see now: public cards, and its own hand, notes, last draw."""
+    """Every card id `seat` may see now: public cards (discard pile, shields in front), its own
+    hand, the cards its notes name, and the bomb it must put back."""
     public = set(state.discard) | {c for c in state.shields if c is not None}
     if seat is None:
         return public
     mine = set(state.hands[seat]) | set(state.notes[seat].values())
-    if state.last_draw[seat] is not None:
-        mine.add(state.last_draw[seat])
+    if state.pending is not None and state.to_act == seat:
+        mine.add(state.pending)
     return public | mine
 
 
@@ -57,6 +58,8 @@ def check_no_leak(state, before, events) -> None:
     stored = encode(events)
     for seat in [None, *range(state.players)]:
         view = engine.view(state, seat)
+        if not state.over:  # the game number fixes the deal: not while the game runs
+            assert state.number not in json.dumps(view)
         allowed = known_to(state, seat)
         leaked = ids_in(view) - allowed
         assert not leaked, f"seat {seat}'s view shows {leaked}"
@@ -107,7 +110,7 @@ def test_many_seeded_games_end_and_never_leak(players, how):
     for n in range(GAMES_PER_COUNT):
         seed = players * 100_000 + n
         rng = random.Random(seed)
-        state = engine.deal(players, seed)
+        state = engine.deal(players, seed, number=f"NUMBER-{seed}")
         if how == "random":
             move = random_mover(rng)
         else:
