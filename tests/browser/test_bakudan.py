@@ -85,6 +85,7 @@ class Frames:
 
 def test_vs_cpu_game_to_the_end_by_keyboard_only(asgi_server, watched):
     page = watched.page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=asgi_server.url)
     page.set_viewport_size(PHONE)
     number = game_number.encode(3, "calm", 2026)
     # The game link: the menu filled in, its start button focused; Enter starts the deal.
@@ -127,6 +128,15 @@ def test_vs_cpu_game_to_the_end_by_keyboard_only(asgi_server, watched):
     assert page.is_visible("[data-copy-link]")
     # The focus moved to the result, not lost in a panel that has nothing left to do.
     assert page.evaluate("() => !!document.activeElement.closest('[data-result]')")
+    # "Copy the game link" by keyboard: Tab past "again with this number", then Enter.
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.matches('[data-again-number]')")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.matches('[data-copy-link]')")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('[data-link-status]').textContent")
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link == f"{asgi_server.url}/bakudan/?number={number}"
     watched.screenshot("bakudan-cpu-result-phone")
     assert not watched.overflows_horizontally()
     assert watched.axe_violations() == []

@@ -80,7 +80,7 @@ export class ResultScreen {
   }
 
   async copy() {
-    const status = $(this.root, "[data-copy-status]");
+    const status = $(this.root, "[data-link-status]");
     const field = $(this.root, "[data-link-field]");
     if (!this.link) return;
     try {
