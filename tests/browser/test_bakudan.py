@@ -296,3 +296,51 @@ def test_play_screen_in_other_languages_on_a_phone(asgi_server, watched, prefix,
     watched.screenshot(f"bakudan-play-{lang}-phone")
     assert watched.axe_violations() == []
     assert watched.errors == []
+
+
+def test_friend_room_each_screen_shows_only_its_own_hand(asgi_server, chromium):
+    host_ctx = chromium.new_context(viewport=DESKTOP)
+    guest_ctx = chromium.new_context(viewport=PHONE)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    frames = {id(host): Frames(host), id(guest): Frames(guest)}
+    errors: list[str] = []
+    for page in (host, guest):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    host.goto(f"{asgi_server.url}/en/bakudan/")
+    host.select_option("#id_players", "2")
+    host.click("button[name=play_mode][value=friend]")
+    host.wait_for_url(re.compile(r"/play/[0-9a-f-]+/$"))
+    host.wait_for_selector("[data-room-invite]:not([hidden])")
+    guest.goto(host.input_value("[data-invite-url]"))
+    guest.click("[data-join]")
+    guest.wait_for_url(re.compile(r"/play/[0-9a-f-]+/$"))
+
+    def others_hand_ids(page) -> set[str]:
+        other = guest if page is host else host
+        return frames[id(other)].hand_ids() - frames[id(page)].hand_ids()
+
+    for _ in range(300):
+        for page in (host, guest):
+            now = phase(page)
+            # Nothing of the other player's hand is ever on this page.
+            html = page.content()
+            assert [card for card in others_hand_ids(page) if card in html] == []
+            if now in ("act", "place"):
+                before = seq(page)
+                page.keyboard.press("r" if now == "place" else "d")
+                wait_seq_after(page, before)
+        if phase(host) == "result" and phase(guest) == "result":
+            break
+        host.wait_for_timeout(50)
+    else:
+        raise AssertionError("the game did not end")
+    assert frames[id(host)].hand_ids() and frames[id(guest)].hand_ids()
+    # Both screens agree on who won; exactly one of them says "you win".
+    summaries = [page.inner_text("[data-result-summary]") for page in (host, guest)]
+    assert sum("you win" in s for s in summaries) == 1, summaries
+    for page in (host, guest):
+        assert page.is_visible("[data-invite-again]")
+        assert "number=" in page.get_attribute("[data-again-number]", "href")
+    assert errors == []
+    host_ctx.close()
+    guest_ctx.close()
