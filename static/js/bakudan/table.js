@@ -72,7 +72,7 @@ export class TableView {
       const th = el("th", { scope: "row" }, el("span", { className: `seat-chip seat-${seat.colour}`, "aria-hidden": "true" }), who.join(" "));
       const count = el("td", { dataset: { handCount: seat.index } }, seat.handCount === null ? "" : String(seat.handCount));
       const state = [];
-      if (!seat.alive) state.push(seat.place ? `${S.out} (${seat.place})` : S.out);
+      if (!seat.alive) state.push(seat.place ? fmt(S.outPlace, { place: seat.place }) : S.out);
       else {
         if (seat.toAct) state.push(seat.owed > 1 ? `${S.toAct} · ${fmt(S.owedLabel, { n: seat.owed })}` : S.toAct);
         if (seat.shield) state.push(S.shielded);
