@@ -170,12 +170,17 @@ const client = new MatchClient(config, {
       goBlind(handoff);
       render();
       $("[data-blind-error]").textContent = error.message;
-    } else if (error.view !== undefined && error.view !== null && !blind.shown) {
-      view = error.view;
-      viewSeat = error.view_seat ?? viewSeat;
-      render();
     } else if (blind.shown) {
       blind.show(blind.seat, seatName(blind.seat), colourOf(blind.seat));
+      $("[data-blind-error]").textContent = error.message;
+    } else {
+      // The action was refused: redraw (from the current table when the error carries it),
+      // which also lets the panel take presses again.
+      if (error.view) {
+        view = error.view;
+        viewSeat = error.view_seat ?? viewSeat;
+      }
+      render();
     }
   },
   onConnection: (up) => room.connection(up),
