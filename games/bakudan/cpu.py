@@ -4,8 +4,9 @@ hand, the public counts, its own notes, its legal moves) and the rng it is hande
 - 無謀 reckless: plays a card on a whim about half the time, else draws; never reads its
   notes; puts a bomb back anywhere at all.
 - 冷静 calm: escapes a bomb it knows is on top; peeks when danger is high and it does not
-  know the top; snatches when it has no nipper; puts its shield up against pushes; passes a
-  push on; puts a bomb back on top (at the bottom if it still owes a draw itself).
+  know the top; snatches when it has no nipper; keeps its shield in hand until pushes are
+  likely (danger high, or it has just been pushed), then puts it up; passes a push on; puts a
+  bomb back on top (at the bottom if it still owes a draw itself).
 - 非情 ruthless: puts bombs on top; pushes onto a human whenever it can (on anyone once
   danger is high); snatches from people first; otherwise plays like calm.
 
@@ -26,6 +27,7 @@ PERSONALITIES = (RECKLESS, CALM, RUTHLESS)
 PEEK_DANGER = 0.2  # calm peeks at an unknown top from this danger on
 ESCAPE_DANGER = 0.3  # without a nipper, calm spends an escape card from this danger on
 RUTHLESS_PUSH_DANGER = 0.25  # ruthless pushes onto anyone from this danger on
+SHIELD_DANGER = 0.2  # calm puts its shield up from this danger on (or once pushed)
 
 
 def choose(view: Mapping[str, Any], seat: int, level: str, rng: random.Random) -> dict[str, Any]:
@@ -148,7 +150,10 @@ class _Table:
             move = self.snatch_from([s["index"] for s in self.seats if s["index"] != self.seat])
             if move is not None:
                 return move
-        if not self.seats[self.seat]["shield"] and self.play("shield") is not None:
+        # A shield is worth most against a push, and pushes come once danger is up: until
+        # then it stays in hand, where a snatch can take it but not waste it.
+        shield_time = danger >= SHIELD_DANGER or self.view["owed"] >= 2
+        if shield_time and not self.seats[self.seat]["shield"] and self.play("shield") is not None:
             return self.play("shield")
         if self.top() is None and danger >= PEEK_DANGER and self.play("peek") is not None:
             return self.play("peek")

@@ -12,7 +12,7 @@ import gamekit
 from gamekit import GameOverError, LeavePolicy, Mode, NotYourTurnError, SeatSpec
 from games.bakudan import cpu, engine
 from games.bakudan.engine import BakudanState
-from games.bakudan.forms import BakudanSettingsForm
+from games.bakudan.forms import DEFAULT_PLAYERS, BakudanSettingsForm
 from games.bakudan.levels import CPU_LEVELS
 from games.bakudan.number import SEED_BITS, GameNumberError, deal_seed, decode, encode
 from games.bakudan.text import describe_event
@@ -54,7 +54,7 @@ class Bakudan(gamekit.Game):
         return settings
 
     def player_count(self, settings: Mapping[str, Any]) -> int:
-        return int(settings.get("players", 3))
+        return int(settings.get("players", DEFAULT_PLAYERS))
 
     def seed_for(self, settings: Mapping[str, Any]) -> int | None:
         """The seed a game number fixes (the form has checked it against the table)."""
@@ -67,7 +67,7 @@ class Bakudan(gamekit.Game):
             return None  # not from the form: deal afresh rather than refuse the match
 
     def rematch_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
-        """ "Play again" deals anew; "again with this number" goes through the menu."""
+        """Play again deals anew; replaying the same deal goes through the menu with the number."""
         return {key: value for key, value in settings.items() if key != "number"}
 
     def telemetry_settings_buckets(self, settings: Mapping[str, Any]) -> dict[str, str]:
@@ -87,6 +87,8 @@ class Bakudan(gamekit.Game):
         default = self.cpu_levels[0].key
         personalities = [(spec.cpu_level or default) if spec.is_cpu else None for spec in seats]
         seed %= 2**SEED_BITS  # the game number holds SEED_BITS; the deal uses no more
+        # The number names the CPU at the table, if any (a friend room whose empty seats the
+        # CPU took too: replayed against that CPU from the menu, it deals the same cards).
         table = next((level for level in personalities if level is not None), None)
         number = encode(players, table, seed)
         return engine.deal(players, deal_seed(seed), cpu=personalities, number=number)

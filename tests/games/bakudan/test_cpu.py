@@ -74,8 +74,13 @@ def test_calm_snatches_when_it_has_no_nipper():
     assert choose(state, "calm") == {"type": "draw"}
 
 
-def test_calm_puts_its_shield_up_and_passes_a_push_on():
+def test_calm_keeps_its_shield_for_when_pushes_come_and_passes_a_push_on():
     state = build([["shield", "nipper"], ["peek"]], ["blank"] * 8 + ["bomb"])
+    assert engine.danger(state) < cpu.SHIELD_DANGER
+    assert choose(state, "calm") == {"type": "draw"}  # too early: kept in hand
+    state = build([["shield", "nipper"], ["peek"]], ["blank"] * 3 + ["bomb"])
+    assert choose(state, "calm") == {"type": "play", "card": find(state, 0, "shield")}
+    state = build([["shield", "nipper"], ["peek"]], ["blank"] * 8 + ["bomb"], owed=2)
     assert choose(state, "calm") == {"type": "play", "card": find(state, 0, "shield")}
     state = build([["push", "nipper"], ["peek"]], ["blank"] * 8 + ["bomb"], owed=2)
     assert choose(state, "calm") == {"type": "play", "card": find(state, 0, "push")}
