@@ -7,14 +7,16 @@ import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
 import * as telemetry from "../telemetry.js";
 import { seatColour, seatName as colourName } from "../seats.js";
-import { cap, fmt } from "../text.js";
+import { cap } from "../text.js";
 import { panelModel } from "./actions.js";
 import { Blind } from "./blind.js";
 import { outcome } from "./outcome.js";
 import { Panel } from "./panel.js";
 import { ResultScreen } from "./result.js";
+import { EventLog } from "./log.js";
 import { handoffSeat } from "./seats.js";
 import { TableView } from "./table.js";
+import { turnText } from "./turn.js";
 
 const config = JSON.parse(document.getElementById("match-config").textContent);
 const S = JSON.parse(document.getElementById("bakudan-strings").textContent);
@@ -35,6 +37,7 @@ const isCpu = (seat) => match?.seats.find((s) => s.index === seat)?.kind === "cp
 const cpuLevel = () => match?.seats.find((s) => s.kind === "cpu")?.cpu_level ?? undefined;
 
 const table = new TableView(document.body, S, lang);
+const events = new EventLog($("[data-log]"), $("[data-announcer]"));
 const panel = new Panel($("[data-panel]"), S, {
   act: (action) => {
     moves += 1;
@@ -55,33 +58,7 @@ const result = new ResultScreen($("[data-result]"), S, {
   },
 });
 
-function turnText(model) {
-  if (!match) return "";
-  if (match.status === "waiting") return S.waiting;
-  if (blind.shown) return fmt(S.passTo, { seat: seatName(blind.seat) });
-  if (!view || view.over || match.status === "finished") return S.over;
-  if (model.phase === "out") return S.youAreOut;
-  if (model.phase === "place") return S.placeTurn;
-  if (model.phase === "act") {
-    return match.mode === "hotseat" ? fmt(S.hotseatTurn, { seat: seatName(view.to_act) }) : S.yourTurn;
-  }
-  if (view.to_act === null || view.to_act === undefined) return "";
-  return fmt(isCpu(view.to_act) ? S.cpuTurn : S.seatTurn, { seat: seatName(view.to_act) });
-}
 
-function log(entries, reset) {
-  const list = $("[data-log]");
-  if (reset) list.replaceChildren();
-  const lines = entries.flatMap((entry) => entry.texts ?? []);
-  if (!lines.length) return;
-  for (const text of lines) {
-    const li = document.createElement("li");
-    li.textContent = text;
-    list.append(li);
-  }
-  while (list.children.length > 8) list.firstElementChild.remove();
-  $("[data-announcer]").textContent = lines.join(" ");
-}
 
 /** Blind screen: forget the previous player's view and wipe it from the page. */
 function goBlind(seat) {
@@ -89,8 +66,7 @@ function goBlind(seat) {
   viewSeat = null;
   table.clearPrivate();
   $("[data-hand]").replaceChildren();
-  $("[data-log]").replaceChildren();
-  $("[data-announcer]").textContent = "";
+  events.clear();
   $("[data-targets]").hidden = true;
   $("[data-place]").hidden = true;
   panel.model = null;
@@ -99,7 +75,9 @@ function goBlind(seat) {
 
 function render() {
   const model = panelModel(view, viewSeat);
-  const text = turnText(model);
+  const text = turnText({
+    S, match, view, phase: model.phase, blindSeat: blind.shown ? blind.seat : null, seatName, isCpu,
+  });
   $("[data-turn-banner]").textContent = text;
   $("[data-panel-turn]").textContent = text;
   document.body.classList.toggle("my-turn", model.phase === "act" || model.phase === "place");
@@ -147,10 +125,10 @@ function onState(frame) {
   if (wasBlind) {
     // The player has just taken the device: start them on their first control, with a
     // log that holds nothing from the previous player's view.
-    log([], true);
+    events.clear();
     panel.focusFirst();
   } else {
-    log(frame.events, frame.reset);
+    events.add(frame.events, frame.reset);
   }
   room.update(match);
 }
