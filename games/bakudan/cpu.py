@@ -37,6 +37,7 @@ def choose(view: Mapping[str, Any], seat: int, level: str, rng: random.Random) -
     if view.get("seat") != seat or view.get("to_act") != seat or not view.get("legal"):
         raise IllegalActionError(f"seat {seat} has nothing to do in this view")
     table = _Table(view, seat)
+    rng = _private_rng(view, rng)
     if view["pending"] is not None:
         return table.place_bomb(level, rng)
     if level == RECKLESS:
@@ -44,6 +45,19 @@ def choose(view: Mapping[str, Any], seat: int, level: str, rng: random.Random) -
     if level == RUTHLESS:
         return table.ruthless(rng)
     return table.calm(rng)
+
+
+def _private_rng(view: Mapping[str, Any], rng: random.Random) -> random.Random:
+    """The CPU's randomness, mixed with its own hand.
+
+    The platform seeds `rng` from the match seed, which is only as long as a game number.
+    Were a CPU's whims (play or draw?) a function of that seed alone, watching a few of them
+    would single the seed out among a million in a second, and with it the whole deal. Mixed
+    with the CPU's hand — which follows from the deal only through the slow stretched seed
+    (number.deal_seed) — testing a guess costs that stretch again. Still deterministic: the
+    same view and rng give the same move, so replays hold."""
+    hand = ",".join(sorted(card["id"] for card in view["hand"]))
+    return random.Random(f"{rng.getrandbits(64)}:{hand}")
 
 
 class _Table:

@@ -126,9 +126,9 @@ def _pool(peek: int, dodge: int, bottom: int, push: int, snatch: int, shield: in
 # the three personalities): turn-ends per game, mean (5th–95th percentile), and mean turn-ends
 # before each elimination:
 #   2 players: 12.5 (4–19);  12.5
-#   3 players: 18.5 (8–24);  12.1, 6.4
-#   4 players: 25.4 (15–31); 13.4, 6.3, 5.7
-#   5 players: 30.9 (22–36); 14.4, 6.3, 5.2, 4.9
+#   3 players: 18.4 (8–24);  12.0, 6.4
+#   4 players: 25.3 (15–31); 13.5, 6.2, 5.6
+#   5 players: 30.8 (22–36); 14.4, 6.3, 5.3, 4.8
 # i.e. the first player goes out after 3 rounds (5 players) to 6 rounds (2 players), each next
 # one 1.5–3 rounds of the players left later: the pace quickens as danger climbs, and a game
 # lasts a few minutes (12–31 turn-ends on average).

@@ -170,3 +170,22 @@ def test_the_fast_forward_hands_each_cpu_its_own_view_and_nothing_else(monkeypat
         assert view["seat"] == seat and "deck" not in view and "hands" not in view
     assert events[0]["type"] == "fast_forward"
     assert events[-1]["type"] == "won"
+
+
+def test_a_cpus_whims_do_not_follow_from_the_match_seed_alone():
+    """Reckless play-or-draw choices from a seed-only rng would give the (short) match seed
+    away; they are mixed with the CPU's own hand, so the same rng seed with another hand
+    makes other choices — and the same hand the same ones (replays hold)."""
+    states = [engine.deal(3, seed) for seed in (1, 2)]
+    for state in states:
+        state.to_act = 1
+
+    def whims(state, rng_seed):
+        view = engine.view(state, 1)
+        return [
+            cpu.choose(view, 1, "reckless", random.Random(f"{rng_seed}:{n}"))["type"]
+            for n in range(40)
+        ]
+
+    assert whims(states[0], 9) == whims(states[0], 9)
+    assert whims(states[0], 9) != whims(states[1], 9)
