@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     # the games: adding a game is adding its app here
     "games.bozu",
     "games.karuta",
+    "games.bakudan",
 ]
 
 MIDDLEWARE = [
