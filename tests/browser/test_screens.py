@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.test_bozu import DRAW_OR_RESULT
 from tests.browser.test_karuta_play import VIEW
 
 pytestmark = pytest.mark.browser
@@ -24,6 +25,7 @@ def shoot(page, name: str) -> None:
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate(NEXT_FRAME)
+        page.evaluate("() => document.fonts.ready.then(() => true)")
         page.screenshot(path=str(folder / f"{name}-{width}x{height}.png"))
 
 
@@ -55,16 +57,16 @@ def test_bozu_screens(asgi_server, poems_in_db, watched):
     page.goto(f"{asgi_server.url}/bozu/")
     shoot(page, "bozu-menu")
     page.click("button[name=play_mode][value=cpu]")
-    page.wait_for_selector("[data-panel-draw]:not([disabled])")
+    page.wait_for_selector("[data-panel-draw][aria-disabled=false]")
     for _ in range(6):
-        page.wait_for_selector("[data-panel-draw]:not([disabled]), [data-result]:not([hidden])")
+        page.wait_for_selector(DRAW_OR_RESULT)
         if page.is_visible("[data-result]"):
             break
         page.click("[data-panel-draw]")
     shoot(page, "bozu-play")
     while not page.is_visible("[data-result]"):
-        page.wait_for_selector("[data-panel-draw]:not([disabled]), [data-result]:not([hidden])")
-        if page.is_enabled("[data-panel-draw]"):
+        page.wait_for_selector(DRAW_OR_RESULT)
+        if page.get_attribute("[data-panel-draw]", "aria-disabled") == "false":
             page.click("[data-panel-draw]")
     shoot(page, "bozu-result")
     assert watched.errors == []
