@@ -20,9 +20,12 @@ export function seatLabel(S, match, seat, { hotseat = match?.mode === "hotseat" 
   const name = seatName(S.colours, match, seat);
   let label = name.charAt(0).toUpperCase() + name.slice(1);
   if (info?.yours && !hotseat) label += ` (${S.you})`;
-  else if (info?.kind === "cpu") label += ` (${[S.cpu, S.levels?.[info.cpu_level]].filter(Boolean).join(" ")})`;
+  else if (info?.kind === "cpu") label += ` (${cpuLabel(S, info)})`;
   return label;
 }
+
+/** "CPU Easy": the CPU and its level's name, as every play screen writes it. */
+export const cpuLabel = (S, info) => [S.cpu, S.levels?.[info?.cpu_level]].filter(Boolean).join(" ");
 
 /** The seats this browser plays. */
 export const yourSeats = (match) => (match ? match.seats.filter((s) => s.yours).map((s) => s.index) : []);
