@@ -258,7 +258,11 @@ def test_chirashi_with_two_cpus_to_the_end(asgi_server, watched):
             # server, but the page keeps reading it until its clock reaches their take.
             assert r["number"] == otetsuki_at + 1
             assert "sits out" in page.inner_text(".pile-box[data-seat='0']")
-            time.sleep(0.6)
+            # 600 ms more on the page's own (fake) clock, timers and frames run: the
+            # settling frame is still held.
+            before = clock(page)
+            page.clock.run_for(600)
+            assert clock(page) >= before + 600
             assert view(page)["reading"]["number"] == r["number"]
             assert clock(page) < r["close"]
             held = True

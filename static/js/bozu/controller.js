@@ -5,6 +5,7 @@
 // and the focus stays where it was. When your turn comes back and the focus was lost,
 // it goes to the panel's draw button.
 
+import { firstTime } from "../once.js";
 import { seatName, yourSeats } from "../seats.js";
 import * as telemetry from "../telemetry.js";
 import { motionsFor, soundFor } from "./motion.js";
@@ -65,8 +66,7 @@ export class BozuController {
     this.match = frame.match;
     this.sent = false;
     document.querySelector("[data-mode-label]").textContent = this.S.modes[this.match.mode] ? `(${this.S.modes[this.match.mode]})` : "";
-    // A reload in the middle of a game is not a new start (nothing drawn yet: it is one).
-    if (this.match.status === "playing" && this.startedAt === null) this.start(!frame.reset || this.view.draws === 0);
+    if (this.match.status === "playing" && this.startedAt === null) this.start();
     this.render();
     const motions = motionsFor(fresh);
     this.table.play(motions);
@@ -74,20 +74,20 @@ export class BozuController {
     const firstResult = renderResult(this.S, this);
     const noise = soundFor(motions, firstResult ? this.view.result : null, this.mine());
     if (noise) this.sound.play(noise);
-    if (firstResult && !this.ended && !frame.reset) this.end();
+    if (firstResult && !this.ended) this.end();
     this.ended ||= Boolean(this.view?.result);
     this.room.update(this.match);
   }
 
-  start(fresh) {
+  start() {
     this.startedAt = Date.now();
-    // A spectator is not a player starting a game.
-    if (fresh && this.mine().length) telemetry.gameStart(this.match.mode, { game: "bozu", cpuLevel: this.cpuLevel(), settings: this.config.telemetry_settings });
+    // A spectator is not a player starting a game, and a reload is not a new game.
+    if (this.mine().length && firstTime("start", this.config.match)) telemetry.gameStart(this.match.mode, { game: "bozu", cpuLevel: this.cpuLevel(), settings: this.config.telemetry_settings });
   }
 
   end() {
     this.ended = true;
-    if (!this.mine().length) return; // spectators neither win nor lose
+    if (!this.mine().length || !firstTime("end", this.config.match)) return; // spectators neither win nor lose
     const result = this.view.result;
     const outcome = result.draw ? "draw" : result.winners.some((s) => this.mine().includes(s)) ? "win" : "loss";
     telemetry.gameEnd(this.match.mode, outcome, {

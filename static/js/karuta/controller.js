@@ -6,6 +6,7 @@
 // before t = 0. A frame that settles the reading before the reader's clock got there (you
 // sat out) is held until that time comes (clock.holdMs).
 
+import { firstTime } from "../once.js";
 import { cpuLabel, seatName } from "../seats.js";
 import * as telemetry from "../telemetry.js";
 import { cap, fmt } from "../text.js";
@@ -212,7 +213,7 @@ export class KarutaController {
     this.sendPending = false;
     const view = this.view;
     document.querySelector("[data-mode-label]").textContent = this.S.modes[view.mode] ? `(${this.S.modes[view.mode]})` : "";
-    if (this.match.status === "playing" && this.startedAt === null) this.start(!frame.reset || view.read.length === 0);
+    if (this.match.status === "playing" && this.startedAt === null) this.start();
     if (view.phase !== "memorise") { this.memoriseEnd = null; this.readySent = false; }
     const r = view.reading;
     if (r && (!this.cur || this.cur.number !== r.number)) { ui.speech.cancel(); this.cur = startReading(r, this.now()); }
@@ -245,7 +246,7 @@ export class KarutaController {
     for (const seat of faults) ui.panel.flashFault(seat);
     ui.panel.renderSoloTable();
     const first = ui.result.render();
-    if (first && !frame.reset) this.end();
+    if (first) this.end();
     if (view.result) ui.panel.clearReading();
     ui.room?.update(this.match);
     this.tick();
@@ -259,16 +260,16 @@ export class KarutaController {
     return counts.map((n, seat) => (n > 0 && !(seat === mine && shownAlready) ? seat : null)).filter((s) => s !== null);
   }
 
-  start(fresh) {
+  start() {
     this.startedAt = Date.now();
     // A spectator, or a reload in the middle of a game, is not a game starting.
-    if (fresh && this.you() !== null) telemetry.gameStart(this.match.mode, { game: "karuta", cpuLevel: this.cpuLevel(), settings: this.config.telemetry_settings });
+    if (this.you() !== null && firstTime("start", this.config.match)) telemetry.gameStart(this.match.mode, { game: "karuta", cpuLevel: this.cpuLevel(), settings: this.config.telemetry_settings });
   }
 
   end() {
     if (this.ended) return;
     this.ended = true;
-    if (this.you() === null) return; // spectators neither win nor lose
+    if (this.you() === null || !firstTime("end", this.config.match)) return; // spectators neither win nor lose
     const result = this.view.result;
     const mine = result.places[this.you()];
     const outcome = this.view.mode === "solo" ? "complete" : result.winner === null && mine === 1 ? "draw" : mine === 1 ? "win" : "loss";
