@@ -42,6 +42,7 @@ def start_karuta(page, base: str, mode: str) -> None:
     r = page.evaluate("window.karutaPlay.view().reading")
     now = page.evaluate("window.karutaPlay.clock()")
     page.clock.fast_forward(int(r["decided"] - now) + 400)
+    page.wait_for_function("document.querySelector('[data-reading-line]').textContent !== ''")
 
 
 @pytest.mark.parametrize("mode", ["competitive", "chirashi", "solo"])
