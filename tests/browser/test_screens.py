@@ -17,6 +17,9 @@ pytestmark = pytest.mark.browser
 
 SIZES = [(1280, 800), (1366, 768), (390, 844)]
 NEXT_FRAME = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+# Pictures of the settled screen: running motions (a flip, a slide) are let finish first.
+SETTLED = """() => { scrollTo(0, 0);
+    return Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))); }"""
 
 
 def shoot(page, name: str) -> None:
@@ -25,6 +28,7 @@ def shoot(page, name: str) -> None:
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate(NEXT_FRAME)
+        page.evaluate(SETTLED)
         page.evaluate("() => document.fonts.ready.then(() => true)")
         page.screenshot(path=str(folder / f"{name}-{width}x{height}.png"))
 

@@ -57,3 +57,14 @@ test("a pile's height follows its count", () => {
   assert.ok(pileLayers(20) > pileLayers(5));
   assert.equal(pileLayers(100), 12);
 });
+
+test("every name fits on the card, below the class band", () => {
+  for (const poet of ["蝉丸", "皇嘉門院別当", "後京極摂政前太政大臣", "入道前太政大臣", "a".repeat(17)]) {
+    const svg = faceSvg({ poet, class: "noble" });
+    const size = Number(svg.match(/class="face-name" font-size="([\d.]+)"/)[1]);
+    const ys = [...svg.matchAll(/<tspan x="([\d.]+)" y="([\d.]+)"/g)].map((m) => [Number(m[1]), Number(m[2])]);
+    assert.ok(Math.max(...ys.map(([, y]) => y)) + size * 0.2 <= 168 - 8, `${poet} fits the height`);
+    assert.ok(Math.min(...ys.map(([, y]) => y)) - size >= 42, `${poet} starts below the band`);
+    assert.ok(Math.min(...ys.map(([x]) => x)) - size / 2 >= 8 && Math.max(...ys.map(([x]) => x)) + size / 2 <= 112, `${poet} fits the width`);
+  }
+});

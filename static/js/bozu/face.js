@@ -27,9 +27,9 @@ const escape = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCode
 
 /**
  * Split a poet's name into vertical columns read right to left, at most `per` characters
- * each (long court titles such as 後京極摂政前太政大臣 take two or three columns).
+ * each (long court titles such as 後京極摂政前太政大臣 take two columns).
  */
-export function nameColumns(name, per = 7) {
+export function nameColumns(name, per = 5) {
   const chars = [...String(name)];
   const count = Math.max(1, Math.ceil(chars.length / per));
   const size = Math.ceil(chars.length / count); // balanced columns
@@ -70,13 +70,15 @@ export function faceSvg(card, label = "") {
   const cls = card.class === "nyudo" ? "noble" : card.class;
   const look = lookOf(cls);
   const columns = nameColumns(card.poet);
-  const size = columns.length > 2 ? 14 : columns.length > 1 ? 17 : 20;
+  // As large as fits: the longest column in the 100 units under the band, the columns in 96.
+  const longest = Math.max(...columns.map((c) => [...c].length));
+  const size = Math.min(20, 100 / (longest * 1.08), 96 / (columns.length * 1.15));
   const gap = size * 1.15;
   const right = W / 2 + ((columns.length - 1) * gap) / 2;
   const text = columns.map((column, i) => {
     const x = right - i * gap;
     const spans = [...column].map((ch, j) => `<tspan x="${x.toFixed(1)}" y="${(62 + j * size * 1.08).toFixed(1)}">${escape(ch)}</tspan>`).join("");
-    return `<text class="face-name" font-size="${size}" text-anchor="middle">${spans}</text>`;
+    return `<text class="face-name" font-size="${size.toFixed(1)}" text-anchor="middle">${spans}</text>`;
   }).join("");
   const name = escape(card.poet) + (label ? `（${escape(label)}）` : "");
   return `<svg class="bozu-face" data-class="${cls}" data-mark="${look.mark}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${name}" xmlns="http://www.w3.org/2000/svg">`
