@@ -12,6 +12,7 @@ const $ = (sel) => document.querySelector(sel);
 export class BoardView {
   constructor(game) {
     this.g = game;
+    this.faulted = new Map(); // poem -> reading number: a fault stays marked through re-renders
   }
 
   cardEl(poem) { return document.querySelector(`.kcard[data-card='${poem}']`); }
@@ -52,6 +53,7 @@ export class BoardView {
       if (g.picked === poem) button.classList.add("picked");
       button.draggable = true;
     }
+    if (this.faulted.get(poem) === g.view.reading?.number) button.classList.add("fault");
     for (const [s, card] of g.view.reading?.touches ?? []) {
       if (card === poem && (s === g.you() || g.cur?.shownTouches.has(`${s}:${card}`))) {
         button.classList.add("touched", s === g.you() ? "by-you" : `by-${COLOURS[s]}`);
@@ -174,6 +176,7 @@ export class BoardView {
 
   /** An otetsuki: the card flashes (and stays marked) at once. */
   fault(poem) {
+    this.faulted.set(poem, this.g.view.reading?.number);
     const el = this.cardEl(poem);
     if (!el) return;
     el.classList.remove("fault");
