@@ -157,3 +157,36 @@ def test_reduced_motion_removes_the_animations(asgi_server, poems_in_db, chromiu
     else:
         assert count > 0
     context.close()
+
+
+# Every seat toast the table shows, as it is shown (a MutationObserver on the table).
+WATCH_TOASTS = """() => {
+    window.toastsSeen = [];
+    new MutationObserver(() => {
+        for (const el of document.querySelectorAll("[data-seat-toast]:not([hidden])")) {
+            window.toastsSeen.push(el.textContent);
+        }
+    }).observe(document.querySelector("[data-seat-areas]"),
+               { subtree: true, childList: true, attributes: true, characterData: true });
+}"""
+
+
+def test_extra_draws_and_skipped_turns_are_written_on_the_table(asgi_server, poems_in_db, chromium):
+    context = chromium.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{asgi_server.url}/en/bozu/")
+    for name, value in (("emperor", "draw_again"), ("semimaru", "skip_turn"), ("players", "2")):
+        page.click(f"input[name='_segment_{name}'][value='{value}'] + label")  # as a player does
+    assert page.input_value("#id_emperor") == "draw_again"  # the segments drive the form
+    page.click("button[name=play_mode][value=cpu]")
+    page.wait_for_selector("[data-panel-draw][aria-disabled=false]")
+    page.evaluate(WATCH_TOASTS)
+    while not page.is_visible("[data-result]"):
+        page.wait_for_selector(DRAW_OR_RESULT)
+        if page.get_attribute("[data-panel-draw]", "aria-disabled") == "false":
+            page.click("[data-panel-draw]")
+    seen = page.evaluate("window.toastsSeen")
+    assert any("draws again" in text for text in seen), set(seen)  # the emperors
+    assert any("lose" in text and "turn" in text for text in seen), set(seen)  # Semimaru
+    assert page.evaluate("window.bozuPlay.view().settings.emperor") == "draw_again"
+    context.close()
