@@ -55,6 +55,7 @@ export function renderResult(S, game) {
   box.hidden = false;
   if (first) {
     box.focus({ preventScroll: true });
+    box.scrollIntoView({ block: "nearest" }); // beside the table on a wide screen; below it on a phone
     if (won) celebrate(box);
   }
   return first;
