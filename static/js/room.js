@@ -18,6 +18,10 @@ export class Room {
     this.countdown = null;
     this.reconnects = 0;
     this.connectedOnce = false;
+    // Friend-room telemetry: the socket opens before the room info says what kind of room
+    // this is, so the first connection is reported when the room info arrives (once per
+    // page: a reload is a new page and a new connection, never a new game).
+    this.connectReported = false;
     if (!this.root) return;
     const on = (sel, handler) => $(this.root, sel)?.addEventListener("click", handler);
     on("[data-room-start]", () => client.room("start"));
@@ -38,8 +42,19 @@ export class Room {
       status.classList.toggle("offline", !up);
     }
     if (up && this.connectedOnce) this.reconnects += 1;
-    if (up && !this.connectedOnce && this.match?.mode === "friend") telemetry.roomOutcome("connect", true);
     if (up) this.connectedOnce = true;
+    this.reportConnect();
+  }
+
+  /** Once connected and the room is known: a player's connection, or a spectator's. */
+  reportConnect() {
+    const match = this.match;
+    if (this.connectReported || !this.connectedOnce || !match || match.mode !== "friend") return;
+    this.connectReported = true;
+    const player = match.seats.some((s) => s.yours);
+    telemetry.roomOutcome(player ? "connect" : "spectate", true);
+    // How often the socket came back, reported when the page goes (then flushed with it).
+    addEventListener("pagehide", () => { telemetry.roomReconnects(this.reconnects); telemetry.flush(); }, { once: true });
   }
 
   seatName(index) {
@@ -48,6 +63,7 @@ export class Room {
 
   update(match) {
     this.match = match;
+    this.reportConnect();
     if (!this.root || !match) return;
     const S = this.S;
     const list = $(this.root, "[data-room-seats]");

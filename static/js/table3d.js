@@ -3,8 +3,9 @@
 // If CSS 3D is missing or anything throws, the view hides itself and reports
 // the failure; the game's button panel still plays the whole game.
 
-const OBLIQUE = { tilt: 50, spin: 0 };
-const TOP_DOWN = { tilt: 0, spin: 0 };
+// Both presets reset the zoom, so a preset always shows the whole table.
+const OBLIQUE = { tilt: 34, spin: 0, zoom: 1 };
+const TOP_DOWN = { tilt: 0, spin: 0, zoom: 1 };
 const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
 
 export function supports3d() {
@@ -22,7 +23,7 @@ export class Table3D {
     this.hooks = hooks;
     this.viewport = root.querySelector(".table-viewport");
     this.scene = root.querySelector(".table-scene");
-    this.view = { ...OBLIQUE, zoom: 1 };
+    this.view = { ...OBLIQUE };
     this.pointers = new Map();
     this.failed = false;
   }
@@ -55,6 +56,7 @@ export class Table3D {
         const preset = button.dataset.view === "top" ? TOP_DOWN : OBLIQUE;
         this.view = { ...this.view, ...preset };
         this.apply();
+        for (const other of this.root.querySelectorAll("[data-view]")) other.setAttribute("aria-pressed", String(other === button));
       });
     }
   }

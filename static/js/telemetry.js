@@ -146,13 +146,21 @@ export function track(kind, fields = {}) {
 export function flush() {
   clearTimeout(state.timer);
   state.timer = null;
-  if (!isEnabled() || !state.endpoint) return discard();
+  let sent = 0;
+  if (!isEnabled() || !state.endpoint) discard();
   while (state.queue.length > 0) {
     const events = state.queue.splice(0, MAX_BATCH);
     const body = JSON.stringify({ page_view: state.pageView, ...context(), events });
     send(body);
+    sent += events.length;
   }
+  // A page-side hook: tests (and curious players) learn that a flush happened and how many
+  // events it sent, instead of waiting to see whether a request shows up.
+  globalThis.dispatchEvent?.(new CustomEvent("hyakunin:telemetry-flush", { detail: { sent } }));
 }
+
+/** What is waiting to be sent: queued events and whether a flush is scheduled. */
+export const pending = () => ({ queued: state.queue.length, scheduled: state.timer !== null });
 
 function send(body) {
   try {

@@ -13,6 +13,7 @@ pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
+DRAW_OR_RESULT = "[data-panel-draw][aria-disabled=false], [data-result]:not([hidden])"
 
 
 def counts(page) -> dict[str, int]:
@@ -45,7 +46,7 @@ def play_to_the_end_by_keyboard(page, max_turns: int = 200) -> int:
     """Press the panel's draw button with Enter whenever it is enabled, checking the counts.
     Returns how many times this page drew."""
     for draws in range(max_turns):
-        page.wait_for_selector("[data-panel-draw]:not([disabled]), [data-result]:not([hidden])")
+        page.wait_for_selector(DRAW_OR_RESULT)
         assert_conserved(page)
         if page.is_visible("[data-result]"):
             return draws
@@ -100,7 +101,7 @@ def test_a_whole_cpu_game_by_keyboard(asgi_server, poems_in_db, watched):
 def test_hot_seat_three_players_to_the_end(asgi_server, poems_in_db, watched):
     page = watched.page
     start_from_menu(page, asgi_server.url, "hotseat", players=3)
-    page.wait_for_selector("[data-panel-draw]:not([disabled])")
+    page.wait_for_selector("[data-panel-draw][aria-disabled=false]")
     # Whose turn it is, in words (colour named, not colour alone).
     assert "赤" in page.inner_text("[data-turn-banner]")
     draws = play_to_the_end_by_keyboard(page)
@@ -116,7 +117,7 @@ def test_play_screen_in_other_languages(asgi_server, poems_in_db, watched, prefi
     page = watched.page
     start_from_menu(page, asgi_server.url, "cpu", players=2, prefix=prefix)
     assert page.locator("html").get_attribute("lang") == lang
-    page.wait_for_selector("[data-panel-draw]:not([disabled])")
+    page.wait_for_selector("[data-panel-draw][aria-disabled=false]")
     text = page.inner_text("main")
     for source in ("Game panel", "Cards in each hand", "Monks left in the pile", "Your turn"):
         assert (source in text) == english, source
@@ -162,7 +163,7 @@ def test_friend_match_two_browsers_then_cpu_takes_an_absent_seat(
         # Play a few rounds from both browsers.
         for _ in range(6):
             for page in (host, guest):
-                if page.is_enabled("[data-panel-draw]"):
+                if page.get_attribute("[data-panel-draw]", "aria-disabled") == "false":
                     page.focus("[data-panel-draw]")
                     page.keyboard.press("Enter")
             host.wait_for_timeout(100)
@@ -174,7 +175,7 @@ def test_friend_match_two_browsers_then_cpu_takes_an_absent_seat(
         for _ in range(50):  # until it is blue's turn: the notice says the CPU will play it
             if host.is_visible("[data-room-cpu-notice]"):
                 break
-            if host.is_enabled("[data-panel-draw]"):
+            if host.get_attribute("[data-panel-draw]", "aria-disabled") == "false":
                 host.focus("[data-panel-draw]")
                 host.keyboard.press("Enter")
             host.wait_for_timeout(200)

@@ -74,6 +74,13 @@ def check_counts(page, v) -> None:
         assert state["counts"] == [len(t) for t in v["taken"]]
 
 
+FLASHED = """([card, seat]) => {
+    const cell = document.querySelector(`[data-faults='${seat}']`);
+    return [document.querySelector(`.kcard[data-card='${card}']`).classList.contains("fault"),
+            cell.classList.contains("fault"), cell.textContent];
+}"""
+
+
 def take_by_keyboard(page, poem: int) -> None:
     page.locator(f".kcard[data-card='{poem}']").focus()
     page.keyboard.press("Enter")
@@ -127,6 +134,7 @@ def test_competitive_game_by_keyboard_with_otetsuki_and_a_send(asgi_server, watc
     # The memorisation timer runs; skipping it starts the reading (the CPU is ready at once).
     page.wait_for_selector("[data-memorise]:not([hidden])")
     assert ":" in page.inner_text("[data-memorise-left]")
+    help_at_start = page.inner_text("[data-jump-help]")
     page.click("[data-skip]")
     page.wait_for_function("window.karutaPlay.view().phase === 'reading'")
     v = view(page)
@@ -192,6 +200,9 @@ def test_competitive_game_by_keyboard_with_otetsuki_and_a_send(asgi_server, watc
             if otetsuki == 0 and wrong_side:
                 take_by_keyboard(page, wrong_side[0])  # deliberate otetsuki: the wrong side
                 otetsuki += 1
+                # At once, together: the card flashes and the counter shows the fault.
+                card_flash, counter_flash, counter = page.evaluate(FLASHED, [wrong_side[0], me])
+                assert card_flash and counter_flash and counter == "1"
             if takes == 0:
                 # Type-ahead: the beginning of the card's torifuda moves the focus to it.
                 tori = json.loads(page.inner_text("#karuta-cards"))[str(poem)]["tori"]
@@ -229,6 +240,9 @@ def test_competitive_game_by_keyboard_with_otetsuki_and_a_send(asgi_server, watc
     assert [len(engine.side_cards(state, s)) for s in (0, 1)] == scores
     assert page.locator("[data-play-again]").is_visible()
     assert page.locator("a[href$='karuta/#menu']").is_visible()
+    # Nothing left over from the game: no reading on screen, no type-ahead hint.
+    assert page.inner_text("[data-reading-line]") == ""
+    assert page.inner_text("[data-jump-help]") == help_at_start
     assert page.locator("[data-log] li").count() > 3
     watched.screenshot("karuta-competitive-result-desktop")
     assert watched.errors == []
@@ -258,7 +272,11 @@ def test_chirashi_with_two_cpus_to_the_end(asgi_server, watched):
             # server, but the page keeps reading it until its clock reaches their take.
             assert r["number"] == otetsuki_at + 1
             assert "sits out" in page.inner_text(".pile-box[data-seat='0']")
-            time.sleep(0.6)
+            # 600 ms more on the page's own (fake) clock, timers and frames run: the
+            # settling frame is still held.
+            before = clock(page)
+            page.clock.run_for(600)
+            assert clock(page) >= before + 600
             assert view(page)["reading"]["number"] == r["number"]
             assert clock(page) < r["close"]
             held = True

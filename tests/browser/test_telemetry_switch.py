@@ -40,6 +40,22 @@ def wait_for_rows(count: int, timeout: float = 15.0) -> list[TelemetryEvent]:
     return list(TelemetryEvent.objects.order_by("pk"))
 
 
+# Nothing queued and no flush scheduled: nothing can leave later, so no need to wait and see.
+PENDING = "async () => (await import('/static/js/telemetry.js')).pending()"
+# Hide, then leave the page (the moments a beacon would go); resolves with what each flush
+# sent, as the page's own flush hook reports it.
+LEAVE = """() => new Promise((resolve) => {
+    const seen = [];
+    addEventListener("hyakunin:telemetry-flush", (e) => {
+        seen.push(e.detail.sent);
+        if (seen.length === 2) resolve(seen);
+    });
+    Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+    document.dispatchEvent(new Event("visibilitychange"));
+    dispatchEvent(new Event("pagehide"));
+})"""
+
+
 def open_game_page(page, server):
     page.goto(server.url + "/telemetry-test/")
     page.wait_for_selector("body[data-ready=yes]")
@@ -60,10 +76,11 @@ def test_switch_off_sends_nothing_at_all(server, browser):
     assert not page.locator("[data-telemetry-toggle]").is_checked()  # remembered
     for button in ("#start", "#end", "#fail3d"):
         page.click(button)
-    page.evaluate("async () => (await import('/static/js/telemetry.js')).flush()")
-    page.wait_for_timeout(3500)  # past the batching delay
-    page.goto(server.url + "/en/privacy/")  # pagehide: the moment a beacon would go
-    page.wait_for_timeout(1000)
+    # Nothing queued and no flush scheduled: nothing can leave later (no waiting needed).
+    assert page.evaluate(PENDING) == {"queued": 0, "scheduled": False}
+    # The moment a beacon would go (the page hidden, then left): the page's own flush hook
+    # reports what each flush sent.
+    assert page.evaluate(LEAVE) == [0, 0]
     context.close()
 
     assert [r for r in requests if r[0] != "GET" or "/api/" in r[1]] == []
@@ -108,8 +125,8 @@ def test_switch_on_sends_events_in_batches(server, browser):
     sent = len(posts)
     page.locator("[data-telemetry-toggle]").uncheck()
     page.click("#start")
-    page.goto(server.url + "/en/privacy/")
-    page.wait_for_timeout(1500)
+    assert page.evaluate(PENDING) == {"queued": 0, "scheduled": False}
+    assert page.evaluate(LEAVE) == [0, 0]
     context.close()
     assert len(posts) == sent
     assert TelemetryEvent.objects.count() == 6

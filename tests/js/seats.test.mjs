@@ -24,3 +24,17 @@ test("before the room is known, or past its seats, a seat is its number", () => 
   assert.equal(seatName(names, room(["red"]), 3), "3");
   assert.equal(seatColour(undefined, 0), null);
 });
+
+test("a seat label says whose seat it is and the CPU's level, from one place", async () => {
+  const { seatLabel, yourSeats } = await import("../../static/js/seats.js");
+  const S = { colours: names, you: "you", cpu: "CPU", levels: { easy: "Easy" } };
+  const match = { mode: "cpu", seats: [
+    { index: 0, colour: "red", yours: true, kind: "human" },
+    { index: 1, colour: "blue", kind: "cpu", cpu_level: "easy" },
+  ] };
+  assert.equal(seatLabel(S, match, 0), "赤 (you)");
+  assert.equal(seatLabel(S, match, 1), "青 (CPU Easy)");
+  assert.equal(seatLabel(S, { ...match, mode: "hotseat" }, 0), "赤");
+  assert.deepEqual(yourSeats(match), [0]);
+  assert.deepEqual(yourSeats(null), []);
+});

@@ -1,0 +1,104 @@
+// The Bozu controller: holds what the server last said (view, match), decides whether this
+// browser may draw, sends the draw, and hands each frame to the views. Drawing is the
+// only move, so the draw buttons are never `disabled` (a disabled button drops the
+// keyboard focus to <body>): between your turns they are aria-disabled and do nothing,
+// and the focus stays where it was. When your turn comes back and the focus was lost,
+// it goes to the panel's draw button.
+
+import { firstTime } from "../once.js";
+import { seatName, yourSeats } from "../seats.js";
+import * as telemetry from "../telemetry.js";
+import { motionsFor, soundFor } from "./motion.js";
+import { announce, renderPanel } from "./panel.js";
+import { renderResult } from "./result.js";
+
+const drawButtons = () => [...document.querySelectorAll("[data-draw], [data-pile-button]")];
+
+export class BozuController {
+  constructor({ config, strings, table, sound }) {
+    this.config = config;
+    this.S = strings;
+    this.table = table;
+    this.sound = sound;
+    this.view = null;
+    this.match = null;
+    this.startedAt = null;
+    this.ended = false;
+    this.sent = false; // a draw is on its way: one per turn
+    this.client = null;
+    this.room = null;
+  }
+
+  name(seat) { return seatName(this.S.colours, this.match, seat); }
+  mine() { return yourSeats(this.match); }
+  cpuLevel() { return this.match?.seats.find((s) => s.kind === "cpu")?.cpu_level ?? undefined; }
+
+  canDraw() {
+    const { view, match } = this;
+    return Boolean(!this.sent && view && match && match.status === "playing" && !view.over &&
+      view.to_act !== null && this.mine().includes(view.to_act));
+  }
+
+  draw() {
+    if (!this.canDraw()) return;
+    this.sent = true;
+    this.renderButtons();
+    this.client.act({ type: "draw" }, { seat: this.view.to_act });
+  }
+
+  renderButtons() {
+    const enabled = this.canDraw();
+    for (const b of drawButtons()) b.setAttribute("aria-disabled", String(!enabled));
+    document.body.classList.toggle("my-turn", enabled);
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (enabled && lost) document.querySelector("[data-panel-draw]")?.focus({ preventScroll: true });
+  }
+
+  render() {
+    renderPanel(this.S, this);
+    this.renderButtons();
+    this.table.render(this.view, this.match);
+  }
+
+  onState(frame) {
+    const fresh = frame.reset ? [] : frame.events.filter((e) => e.events.length);
+    this.view = frame.view;
+    this.match = frame.match;
+    this.sent = false;
+    document.querySelector("[data-mode-label]").textContent = this.S.modes[this.match.mode] ? `(${this.S.modes[this.match.mode]})` : "";
+    if (this.match.status === "playing" && this.startedAt === null) this.start();
+    this.render();
+    const motions = motionsFor(fresh);
+    this.table.play(motions);
+    if (fresh.length) announce(fresh);
+    const firstResult = renderResult(this.S, this);
+    const noise = soundFor(motions, firstResult ? this.view.result : null, this.mine());
+    if (noise) this.sound.play(noise);
+    if (firstResult && !this.ended) this.end();
+    this.ended ||= Boolean(this.view?.result);
+    this.room.update(this.match);
+  }
+
+  start() {
+    this.startedAt = Date.now();
+    // A spectator is not a player starting a game, and a reload is not a new game.
+    if (this.mine().length && firstTime("start", this.config.match)) telemetry.gameStart(this.match.mode, { game: "bozu", cpuLevel: this.cpuLevel(), settings: this.config.telemetry_settings });
+  }
+
+  end() {
+    this.ended = true;
+    if (!this.mine().length || !firstTime("end", this.config.match)) return; // spectators neither win nor lose
+    const result = this.view.result;
+    const outcome = result.draw ? "draw" : result.winners.some((s) => this.mine().includes(s)) ? "win" : "loss";
+    telemetry.gameEnd(this.match.mode, outcome, {
+      game: "bozu", cpuLevel: this.cpuLevel(), settings: this.config.telemetry_settings,
+      moves: this.view.draws, durationMs: this.startedAt ? Date.now() - this.startedAt : 0,
+    });
+  }
+
+  onError(error) {
+    document.querySelector("[data-announcer]").textContent = error.message;
+    this.sent = false;
+    if (error.view) { this.view = error.view; this.render(); }
+  }
+}

@@ -1,0 +1,291 @@
+// The karuta controller: what the server last said (view, match), the reader's clock, the
+// actions this seat sends (touch, pass, ready, arrange, send) and the frame queue.
+//
+// Other seats' touches are in the view as soon as they are sent; the page shows each one
+// only when its own clock reaches the touch's time, and it never shows the poem being read
+// before t = 0. A frame that settles the reading before the reader's clock got there (you
+// sat out) is held until that time comes (clock.holdMs).
+
+import { firstTime } from "../once.js";
+import { cpuLabel, seatName } from "../seats.js";
+import * as telemetry from "../telemetry.js";
+import { cap, fmt } from "../text.js";
+import { holdMs, startReading, timeOn } from "./clock.js";
+import { dropped, faultsSoFar, moved } from "./layout.js";
+
+export const COLOURS = ["red", "blue", "green", "yellow"];
+
+export class KarutaController {
+  constructor({ config, cards, strings, now = () => performance.now() }) {
+    this.config = config;
+    this.CARDS = cards;
+    this.S = strings;
+    this.now = now;
+    this.view = null;
+    this.match = null;
+    this.cur = null; // the reading on the reader's clock (clock.startReading)
+    this.frames = [];
+    this.holdTimer = null;
+    this.memoriseEnd = null;
+    this.readySent = false;
+    this.sendPending = false;
+    this.picked = null;
+    this.startedAt = null;
+    this.ended = false;
+    this.client = null;
+    this.ui = null; // {board, panel, result, speech, sound}: set by the entry
+  }
+
+  // --- reading the state ---------------------------------------------------------------
+
+  you() { return this.view ? this.view.you : null; }
+  name(seat) { return cap(seatName(this.S.colours, this.match, seat)); }
+  label(seat) {
+    const info = this.match?.seats[seat];
+    if (seat === this.you()) return `${this.name(seat)} (${this.S.you})`;
+    return info?.kind === "cpu" ? `${this.name(seat)} (${cpuLabel(this.S, info)})` : this.name(seat);
+  }
+  cpuLevel() { return this.match?.seats.find((s) => s.kind === "cpu")?.cpu_level ?? undefined; }
+  tNow() { return timeOn(this.cur, this.now()); }
+  firstPhrase(poem) { return this.CARDS[poem].tori.split(" ")[0]; }
+  cardLabel(poem) { return `「${this.firstPhrase(poem)}…」`; }
+  markKimariji() { return this.view.mode === "solo" || this.view.settings.show_kimariji; }
+
+  active() {
+    const r = this.view?.reading;
+    return Boolean(r && this.view.phase === "reading" && r.active.includes(this.you()) && !r.done.includes(this.you()));
+  }
+
+  myTouches() {
+    const r = this.view?.reading;
+    return r ? r.touches.filter(([s]) => s === this.you()) : [];
+  }
+
+  ownRows() { return this.view.sides[this.you()]; }
+
+  count(seat) {
+    if (this.view.mode === "competitive") return this.view.sides[seat].reduce((n, row) => n + row.length, 0);
+    return this.view.taken[seat].length;
+  }
+
+  sideOf(poem) {
+    const sides = this.view.sides ?? [];
+    const seat = sides.findIndex((rows) => rows.some((row) => row.includes(poem)));
+    return seat < 0 ? null : seat;
+  }
+
+  /** Otetsuki shown for a seat: the tally, plus this seat's own faults in the running reading. */
+  faults(seat) {
+    const base = this.view.tally[seat].otetsuki;
+    const r = this.view.reading;
+    if (seat !== this.you() || !r || r.poem === undefined || r.poem === null) return base;
+    const mine = this.myTouches().map(([, card]) => card);
+    return base + faultsSoFar(this.view.mode, mine, r.poem, (p) => this.sideOf(p));
+  }
+
+  // --- actions -------------------------------------------------------------------------
+
+  // Seats act at once in karuta, so actions are not tied to the last sequence number seen.
+  act(action) { this.client.act(action, { checkSeq: false }); }
+
+  take(poem) {
+    const { view, S } = this;
+    if (!view || this.match?.status !== "playing") return;
+    if (view.phase === "send") {
+      if (!this.sendPending && view.send.from === this.you() && this.ownRows().some((row) => row.includes(poem))) {
+        this.sendPending = true; // one send per frame: the next frame says how many are left
+        this.act({ type: "send", card: poem });
+        this.ui.panel.announce(fmt(S.youSend, { card: this.cardLabel(poem) }));
+      } else if (view.send.from === this.you()) {
+        this.ui.panel.announce(fmt(S.chooseSend, { n: view.send.remaining }));
+      }
+      return;
+    }
+    if (view.phase === "memorise") { this.ui.panel.announce(S.notYet); return; }
+    if (!this.active()) {
+      this.ui.panel.announce(view.phase === "reading" && view.reading.sitting_out.includes(this.you()) ? S.sittingOut : S.notNow);
+      return;
+    }
+    const t = this.tNow();
+    if (t < 0) { this.ui.panel.announce(S.notYet); return; }
+    const r = view.reading;
+    if (this.myTouches().some(([, card]) => card === poem)) return;
+    const last = this.myTouches().reduce((m, [, , tt]) => Math.max(m, tt), 0);
+    const at = Math.max(last, Math.min(t, r.close));
+    if (t > r.close) { this.maybePass(t); return; }
+    const before = this.faults(this.you());
+    this.act({ type: "touch", card: poem, t: at });
+    r.touches.push([this.you(), poem, at]);
+    if (poem === r.poem || view.mode === "chirashi") r.done.push(this.you());
+    this.ui.board.touched(poem, this.you());
+    // A fault shows at once: the card and the counter flash together.
+    if (this.faults(this.you()) > before) {
+      this.ui.board.fault(poem);
+      this.ui.panel.renderCounts(this.you());
+      this.ui.sound.play("fault");
+    }
+  }
+
+  ready() {
+    if (this.readySent || this.view?.phase !== "memorise" || !this.view.to_act.includes(this.you())) return;
+    this.readySent = true;
+    this.act({ type: "ready" });
+  }
+
+  // Rearranging your side: allowed while memorising, or before the upper verse starts and
+  // before you have touched.
+  canArrange() {
+    const { view } = this;
+    if (!view || view.mode !== "competitive" || this.you() === null) return false;
+    if (view.phase === "memorise") return view.to_act.includes(this.you());
+    return this.active() && this.tNow() < -150 && this.myTouches().length === 0;
+  }
+
+  arrange(rows) {
+    if (!this.canArrange()) { this.ui.panel.announce(this.S.noArrange); return false; }
+    const action = { type: "arrange", rows };
+    if (this.view.phase === "reading") action.t = Math.min(-1, this.tNow());
+    this.view.sides[this.you()] = rows;
+    this.act(action);
+    this.ui.board.render();
+    return true;
+  }
+
+  moveCard(poem, dRow, dCol) {
+    const rows = moved(this.ownRows(), poem, dRow, dCol);
+    if (rows && this.arrange(rows)) { this.ui.board.cardEl(poem)?.focus(); this.ui.panel.announce(this.S.moved); }
+  }
+
+  dropOn(poem, targetRow, beforePoem) {
+    this.arrange(dropped(this.ownRows(), poem, targetRow, beforePoem));
+  }
+
+  // "pass" once nothing more can happen: the clock passed the close, or another seat's
+  // touch on the read card (touches after a take never count).
+  maybePass(t) {
+    const { cur } = this;
+    if (!this.active() || cur.passed || cur.number !== this.view.reading.number) return;
+    const r = this.view.reading;
+    const taken = r.touches.filter(([s, card]) => s !== this.you() && card === r.poem).map(([, , tt]) => tt);
+    const first = taken.length ? Math.min(...taken) : Infinity;
+    if (t > r.close || t > first) {
+      cur.passed = true;
+      this.act({ type: "pass" });
+    }
+  }
+
+  // --- the clock's duties --------------------------------------------------------------
+
+  tick() {
+    const { ui } = this;
+    if (this.cur) {
+      const t = this.tNow();
+      ui.panel.renderReading();
+      ui.speech.follow(this.cur, t);
+      ui.board.showTouches(t);
+      this.maybePass(t);
+    }
+    ui.panel.renderMemorise();
+    ui.panel.renderPrompt();
+  }
+
+  // --- frames --------------------------------------------------------------------------
+
+  onState(frame) {
+    this.frames.push(frame);
+    this.pump();
+  }
+
+  pump() {
+    clearTimeout(this.holdTimer);
+    while (this.frames.length) {
+      const wait = holdMs(this.frames[0], this.cur, this.tNow());
+      if (wait > 0) { this.holdTimer = setTimeout(() => this.pump(), wait + 5); return; }
+      this.apply(this.frames.shift());
+    }
+  }
+
+  apply(frame) {
+    const before = this.view;
+    const { ui } = this;
+    this.view = frame.view;
+    this.match = frame.match;
+    this.sendPending = false;
+    const view = this.view;
+    document.querySelector("[data-mode-label]").textContent = this.S.modes[view.mode] ? `(${this.S.modes[view.mode]})` : "";
+    if (this.match.status === "playing" && this.startedAt === null) this.start();
+    if (view.phase !== "memorise") { this.memoriseEnd = null; this.readySent = false; }
+    const r = view.reading;
+    if (r && (!this.cur || this.cur.number !== r.number)) { ui.speech.cancel(); this.cur = startReading(r, this.now()); }
+    else if (r && this.cur) this.cur.r = r;
+    if (!r) this.cur = null;
+    // What happened, in words (the server's texts, in this page's language).
+    const fresh = frame.reset ? [] : frame.events;
+    const said = [];
+    const faults = [];
+    for (const entry of fresh) {
+      const texts = entry.texts ?? [];
+      for (const text of texts) ui.panel.log(text, false);
+      said.push(...texts);
+      const result = entry.events.find((e) => e.type === "result");
+      if (result) {
+        // The texts end with "reading N begins" when the next reading started in the same step.
+        const next = entry.events.some((e) => e.type === "reading") ? 1 : 0;
+        ui.panel.showResult(result, texts.slice(0, texts.length - next));
+        if (view.mode === "solo") ui.panel.addSoloRow(result);
+        faults.push(...this.faultSeats(result, before));
+        ui.sound.play(result.taker === this.you() || (view.mode === "solo" && result.t !== null) ? "take" : "flip");
+      }
+    }
+    if (said.length) ui.panel.announce(said.join(" "));
+    if (frame.reset && view.last) ui.panel.showResult(view.last, []);
+    if (!before || before.mode !== view.mode) ui.speech.set(view.settings.speech);
+    ui.panel.renderStatus();
+    ui.board.render();
+    ui.panel.renderCounts();
+    for (const seat of faults) ui.panel.flashFault(seat);
+    ui.panel.renderSoloTable();
+    const first = ui.result.render();
+    if (first) this.end();
+    if (view.result) ui.panel.clearReading();
+    ui.room?.update(this.match);
+    this.tick();
+  }
+
+  /** Seats that made an otetsuki in a result (other seats': this seat's flashed at the touch). */
+  faultSeats(result, before) {
+    const counts = Array.isArray(result.otetsuki) ? result.otetsuki : [result.wrong?.length ?? 0];
+    const mine = this.you();
+    const shownAlready = before?.reading?.number === result.number;
+    return counts.map((n, seat) => (n > 0 && !(seat === mine && shownAlready) ? seat : null)).filter((s) => s !== null);
+  }
+
+  start() {
+    this.startedAt = Date.now();
+    // A spectator, or a reload in the middle of a game, is not a game starting.
+    if (this.you() !== null && firstTime("start", this.config.match)) telemetry.gameStart(this.match.mode, { game: "karuta", cpuLevel: this.cpuLevel(), settings: this.config.telemetry_settings });
+  }
+
+  end() {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.you() === null || !firstTime("end", this.config.match)) return; // spectators neither win nor lose
+    const result = this.view.result;
+    const mine = result.places[this.you()];
+    const outcome = this.view.mode === "solo" ? "complete" : result.winner === null && mine === 1 ? "draw" : mine === 1 ? "win" : "loss";
+    telemetry.gameEnd(this.match.mode, outcome, {
+      game: "karuta", cpuLevel: this.cpuLevel(), settings: this.config.telemetry_settings,
+      moves: this.view.read.length, durationMs: this.startedAt ? Date.now() - this.startedAt : 0,
+    });
+  }
+
+  onError(error) {
+    this.ui.panel.log(error.message);
+    if (error.view && !this.frames.length) {
+      this.view = error.view;
+      if (this.cur && this.view.reading?.number === this.cur.number) this.cur.r = this.view.reading;
+      this.ui.board.render();
+      this.ui.panel.renderCounts();
+    }
+  }
+}

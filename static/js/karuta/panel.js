@@ -1,0 +1,195 @@
+// The reader (reading lines, memorisation countdown, prompt, the last result with who took
+// it and when) and the panel (seat counts and otetsuki, the log, the solo take times).
+
+import { fmt } from "../text.js";
+import { minutes, readingAt, secs } from "./clock.js";
+import { COLOURS } from "./controller.js";
+import { torifudaColumns } from "./layout.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+export class Panel {
+  constructor(game) {
+    this.g = game;
+    this.soloRows = new Set();
+    this.flashUntil = {}; // seat -> time: a re-render within it keeps the counter flashing
+  }
+
+  renderReading() {
+    const { cur, view } = this.g;
+    const lineBox = $("[data-reading-line]");
+    const prevBox = $("[data-reading-prev]");
+    const lowerBox = $("[data-reading-lower]");
+    if (!cur) { lineBox.replaceChildren(); prevBox.textContent = ""; lowerBox.textContent = ""; return; }
+    const { r } = cur;
+    const at = readingAt(r, this.g.tNow(), view && this.g.markKimariji());
+    prevBox.textContent = at.prev;
+    if (at.part) prevBox.dataset.part = at.part;
+    if (this.g.tNow() < 0) { lineBox.replaceChildren(); lowerBox.textContent = ""; return; }
+    const decided = document.createElement("mark");
+    decided.className = "kimariji";
+    decided.textContent = r.kami.kana.slice(0, at.decided).join("");
+    const rest = document.createTextNode(r.kami.kana.slice(at.decided, at.shown).join(""));
+    lineBox.replaceChildren(...(at.decided ? [decided] : []), rest);
+    lineBox.dataset.shown = at.shown;
+    lowerBox.textContent = at.lower;
+  }
+
+  /** When the game ends: no reading left on screen, no stale type-ahead hint. */
+  clearReading() {
+    $("[data-reading-line]").replaceChildren();
+    $("[data-reading-prev]").textContent = "";
+    $("[data-reading-lower]").textContent = "";
+    const jump = $("[data-jump]");
+    if (jump) jump.value = "";
+    for (const el of document.querySelectorAll(".kcard.is-match")) el.classList.remove("is-match");
+    $("[data-jump-help]").textContent = this.g.S.jumpHelp;
+  }
+
+  renderMemorise() {
+    const g = this.g;
+    const box = $("[data-memorise]");
+    if (!g.view || g.view.phase !== "memorise") { box.hidden = true; return; }
+    box.hidden = false;
+    if (g.memoriseEnd === null) g.memoriseEnd = g.now() + g.view.settings.memorise_seconds * 1000;
+    const left = Math.max(0, Math.ceil((g.memoriseEnd - g.now()) / 1000));
+    const el = $("[data-memorise-left]");
+    const text = minutes(left);
+    if (el.textContent !== text) el.textContent = text;
+    $("[data-skip]").disabled = g.readySent || !g.view.to_act.includes(g.you());
+    if (left === 0) g.ready();
+  }
+
+  promptText() {
+    const g = this.g;
+    const { view, match, S } = g;
+    if (!view || !match) return "";
+    if (match.status === "waiting") return S.waiting;
+    if (view.phase === "over") return "";
+    if (view.phase === "memorise") {
+      return g.readySent || !view.to_act.includes(g.you()) ? S.waitReady : (view.mode === "competitive" ? S.memoriseArrange : S.memorise);
+    }
+    if (view.phase === "send") {
+      return view.send.from === g.you() ? fmt(S.chooseSend, { n: view.send.remaining }) : fmt(S.cpuSends, { who: g.name(view.send.from) });
+    }
+    const r = view.reading;
+    if (!r || !g.cur) return "";
+    if (r.sitting_out.includes(g.you())) return S.sittingOut;
+    if (g.tNow() < 0) return g.canArrange() ? S.listenArrange : S.listen;
+    if (g.active()) return S.take;
+    return S.waitOthers;
+  }
+
+  renderPrompt() {
+    const text = this.promptText();
+    const box = $("[data-prompt]");
+    if (box.textContent !== text) box.textContent = text;
+    const arrangeNow = this.g.canArrange();
+    if (document.body.classList.contains("can-arrange") !== arrangeNow) document.body.classList.toggle("can-arrange", arrangeNow);
+  }
+
+  renderStatus() {
+    const { view, S } = this.g;
+    const box = $("[data-reading-status]");
+    if (!view) return;
+    const r = view.reading;
+    if (view.phase === "over") box.textContent = S.over;
+    else if (r) box.textContent = fmt(S.readingStatus, { n: r.number, left: view.unread_count });
+    else box.textContent = "";
+  }
+
+  renderCounts(flashSeat = null) {
+    const g = this.g;
+    const { view, S } = g;
+    $("[data-count-head]").textContent = view.mode === "competitive" ? S.cardsLeftHead : S.cardsTakenHead;
+    $("[data-seat-counts]").replaceChildren(...view.seats.map((_, seat) => {
+      const tr = document.createElement("tr");
+      tr.dataset.seat = seat;
+      const th = document.createElement("th");
+      th.scope = "row";
+      const chip = document.createElement("span");
+      chip.className = `seat-chip seat-${COLOURS[seat]}`;
+      th.append(chip, g.label(seat));
+      const n = document.createElement("td");
+      n.dataset.seatCount = seat;
+      n.textContent = g.count(seat);
+      const o = document.createElement("td");
+      o.dataset.faults = seat;
+      o.textContent = g.faults(seat);
+      if ((this.flashUntil[seat] ?? 0) > performance.now()) o.classList.add("fault");
+      tr.append(th, n, o);
+      return tr;
+    }));
+    if (flashSeat !== null) this.flashFault(flashSeat);
+  }
+
+  /** The fault counter flashes (with the card, for your own touch: see BoardView.fault). */
+  flashFault(seat) {
+    this.flashUntil[seat] = performance.now() + 1500;
+    const cell = document.querySelector(`[data-faults='${seat}']`);
+    if (cell) cell.classList.add("fault");
+  }
+
+  announce(text) { $("[data-announcer]").textContent = text; }
+
+  log(text, speakIt = true) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    const list = $("[data-log]");
+    list.prepend(li);
+    while (list.children.length > 40) list.lastChild.remove();
+    if (speakIt) this.announce(text);
+  }
+
+  /** The last reading's card, who took it and when, and what happened, in words. */
+  showResult(result, lines) {
+    const g = this.g;
+    $("[data-last-result]").hidden = false;
+    const card = $("[data-last-card]");
+    card.replaceChildren(...torifudaColumns(g.CARDS[result.poem].tori).map((c) => {
+      const col = document.createElement("span");
+      col.className = "kcol";
+      col.textContent = c;
+      return col;
+    }));
+    card.className = "last-card kcard-face";
+    const taker = result.taker ?? (g.view.mode === "solo" && result.t !== null ? 0 : null);
+    if (taker !== null) card.classList.add(`taken-by-${COLOURS[taker]}`);
+    const badge = $("[data-last-taker]");
+    badge.hidden = taker === null;
+    if (taker !== null) {
+      badge.className = `taker-badge seat-${COLOURS[taker]}`;
+      badge.textContent = `${g.name(taker)} · ${secs(result.t)} s`;
+    }
+    $("[data-last-lines]").replaceChildren(...lines.map((text) => {
+      const li = document.createElement("li");
+      li.textContent = text;
+      return li;
+    }));
+  }
+
+  addSoloRow(result) {
+    const g = this.g;
+    if (this.soloRows.has(result.number)) return;
+    this.soloRows.add(result.number);
+    const tr = document.createElement("tr");
+    const name = document.createElement("td");
+    name.lang = "ja";
+    name.textContent = g.cardLabel(result.poem);
+    const t = document.createElement("td");
+    t.textContent = result.t === null ? g.S.missed : `${secs(result.t)} s`;
+    const after = document.createElement("td");
+    after.textContent = result.t === null ? "—" : `${secs(result.after_kimariji)} s`;
+    if (result.wrong.length) after.textContent += ` · ${fmt(g.S.wrongN, { n: result.wrong.length })}`;
+    tr.append(name, t, after);
+    $("[data-solo-rows]").prepend(tr);
+  }
+
+  renderSoloTable() {
+    const { view } = this.g;
+    const box = $("[data-solo-times]");
+    box.hidden = view.mode !== "solo";
+    if (view.mode !== "solo") return;
+    (view.records || []).forEach((rec, i) => this.addSoloRow({ ...rec, number: i + 1 }));
+  }
+}

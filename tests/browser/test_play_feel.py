@@ -1,0 +1,192 @@
+"""The play screens as the issue asks them to feel, checked in Chromium: the karuta board
+fits the screen, Bozu card faces differ per class, a whole Bozu game by keyboard alone
+keeps the focus on the draw button, reduced motion removes the animations, and axe-core
+finds nothing serious."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.test_bozu import DRAW_OR_RESULT, start_from_menu
+from tests.browser.test_screens import start_karuta
+
+pytestmark = pytest.mark.browser
+
+INSIDE = """(sel) => [...document.querySelectorAll(sel)].map((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+})"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1366, 768)])
+def test_karuta_reading_line_and_own_rows_fit_without_scrolling(asgi_server, watched, size):
+    page = watched.page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    start_karuta(page, asgi_server.url, "competitive")
+    assert page.evaluate("scrollY") == 0
+    assert page.inner_text("[data-reading-line]") != ""
+    assert page.evaluate(INSIDE, "[data-reading-line]") == [True]
+    own = page.evaluate(INSIDE, ".side-own .kcard")
+    assert len(own) == 25 and all(own)
+    assert all(page.evaluate(INSIDE, ".side-opponent .kcard"))
+    # Phone: the board scales, the kana stay legible (at least 10 px).
+    page.set_viewport_size({"width": 390, "height": 844})
+    size_px = page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('.side-own .kcol span')).fontSize)"
+    )
+    assert size_px >= 10
+    assert not watched.overflows_horizontally()
+    assert watched.axe_violations() == []
+    assert watched.errors == []
+
+
+FACES = """() => Object.fromEntries([...document.querySelectorAll("svg.bozu-face")].map((svg) => [
+    svg.dataset.class,
+    [svg.dataset.mark, svg.querySelector("rect").getAttribute("stroke"),
+     svg.querySelector("text.face-name") !== null],
+]))"""
+
+
+def test_bozu_faces_differ_per_class_in_shape_and_colour(asgi_server, poems_in_db, watched):
+    page = watched.page
+    page.goto(f"{asgi_server.url}/bozu/")
+    # Every class drawn by the page's own module, as the table draws it.
+    looks = page.evaluate(
+        """async () => {
+            const face = await import("/static/js/bozu/face.js");
+            const box = document.createElement("div");
+            box.innerHTML = ["monk", "princess", "noble", "emperor", "semimaru", "nyudo"]
+                .map((c) => face.faceSvg({ poet: "蝉丸", class: c }, c)).join("");
+            document.body.append(box);
+            const asked = ["monk", "princess", "noble", "emperor", "semimaru", "nyudo"];
+            return [...box.querySelectorAll("svg")].map((svg, i) => {
+                const r = svg.getBoundingClientRect();
+                return [asked[i], svg.dataset.mark,
+                        svg.querySelector("rect").getAttribute("stroke"), r.width > 0];
+            });
+        }"""
+    )
+    by_class = {c: (mark, colour) for c, mark, colour, shown in looks if shown}
+    assert by_class["nyudo"] == by_class["noble"]
+    five = [by_class[c] for c in ("monk", "princess", "noble", "emperor", "semimaru")]
+    assert len({mark for mark, _ in five}) == 5, five  # shape
+    assert len({colour for _, colour in five}) == 5, five  # colour
+    # And on the table: the faces on the piles carry the same looks.
+    page.click("button[name=play_mode][value=cpu]")
+    seen: dict[str, list] = {}
+    while not page.is_visible("[data-result]"):
+        page.wait_for_selector(DRAW_OR_RESULT)
+        for cls, look in page.evaluate(FACES).items():
+            assert look[2], "the poet's name is written on the face"
+            seen.setdefault(cls, look)
+            assert seen[cls] == look
+        if page.get_attribute("[data-panel-draw]", "aria-disabled") == "false":
+            page.click("[data-panel-draw]")
+    assert {"monk", "noble"} <= set(seen), seen
+    assert len({tuple(v[:2]) for v in seen.values()}) == len(seen)
+    assert page.locator("[data-pile-stack] svg.bozu-back").count() <= 1
+    assert watched.errors == []
+
+
+def test_a_whole_bozu_game_by_keyboard_alone_keeps_the_focus(asgi_server, poems_in_db, watched):
+    page = watched.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    start_from_menu(page, asgi_server.url, "cpu", players=3)
+    page.wait_for_selector("[data-panel-draw][aria-disabled=false]")
+    # Only keys from here on: Tab until the draw button has the focus.
+    for _ in range(40):
+        if page.evaluate("document.activeElement.matches('[data-panel-draw]')"):
+            break
+        page.keyboard.press("Tab")
+    turns = 0
+    while True:
+        page.wait_for_selector(DRAW_OR_RESULT)
+        if page.is_visible("[data-result]"):
+            break
+        focused = page.evaluate("document.activeElement.matches('[data-panel-draw]')")
+        where = page.evaluate("document.activeElement.outerHTML")
+        assert focused, f"turn {turns}: focus on {where}"
+        pile = page.evaluate("window.bozuPlay.view().pile_count")
+        page.keyboard.press("Enter")
+        page.wait_for_function("(n) => window.bozuPlay.view().pile_count < n", arg=pile)
+        turns += 1
+    assert turns >= 5
+    # The result is in view without scrolling, with its buttons.
+    assert page.evaluate(INSIDE, "[data-result] h2") == [True]
+    assert page.evaluate(INSIDE, "[data-play-again]") == [True]
+    assert page.evaluate("document.activeElement.matches('[data-result]')")
+    assert watched.axe_violations() == []
+    assert watched.errors == []
+
+
+def test_the_d_shortcut_is_listed_and_draws(asgi_server, poems_in_db, watched):
+    page = watched.page
+    start_from_menu(page, asgi_server.url, "cpu", players=2)
+    page.wait_for_selector("[data-panel-draw][aria-disabled=false]")
+    assert page.locator(".keys-help kbd", has_text="D").count() == 1
+    page.keyboard.press("d")
+    page.wait_for_function("window.bozuPlay.view().pile_count < 100")
+
+
+ANIMATIONS = "() => document.getAnimations().length"
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_reduced_motion_removes_the_animations(asgi_server, poems_in_db, chromium, motion):
+    context = chromium.new_context(reduced_motion=motion, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    start_from_menu(page, asgi_server.url, "cpu", players=2)
+    page.wait_for_selector("[data-panel-draw][aria-disabled=false]")
+    # The next frame after the draw: the new state is drawn at once either way.
+    running = page.evaluate(
+        """() => new Promise((resolve) => {
+            const before = window.bozuPlay.view().pile_count;
+            document.querySelector("[data-panel-draw]").click();
+            const look = () => window.bozuPlay.view().pile_count < before
+                ? resolve([document.getAnimations().length, Number(
+                    document.querySelector("[data-pile-count]").textContent) < before])
+                : requestAnimationFrame(look);
+            requestAnimationFrame(look);
+        })"""
+    )
+    count, state_shown = running
+    assert state_shown
+    if motion == "reduce":
+        assert count == 0
+        assert page.is_hidden("[data-drawn-card]")
+    else:
+        assert count > 0
+    context.close()
+
+
+# Every seat toast the table shows, as it is shown (a MutationObserver on the table).
+WATCH_TOASTS = """() => {
+    window.toastsSeen = [];
+    new MutationObserver(() => {
+        for (const el of document.querySelectorAll("[data-seat-toast]:not([hidden])")) {
+            window.toastsSeen.push(el.textContent);
+        }
+    }).observe(document.querySelector("[data-seat-areas]"),
+               { subtree: true, childList: true, attributes: true, characterData: true });
+}"""
+
+
+def test_extra_draws_and_skipped_turns_are_written_on_the_table(asgi_server, poems_in_db, chromium):
+    context = chromium.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{asgi_server.url}/en/bozu/")
+    for name, value in (("emperor", "draw_again"), ("semimaru", "skip_turn"), ("players", "2")):
+        page.click(f"input[name='_segment_{name}'][value='{value}'] + label")  # as a player does
+    assert page.input_value("#id_emperor") == "draw_again"  # the segments drive the form
+    page.click("button[name=play_mode][value=cpu]")
+    page.wait_for_selector("[data-panel-draw][aria-disabled=false]")
+    page.evaluate(WATCH_TOASTS)
+    while not page.is_visible("[data-result]"):
+        page.wait_for_selector(DRAW_OR_RESULT)
+        if page.get_attribute("[data-panel-draw]", "aria-disabled") == "false":
+            page.click("[data-panel-draw]")
+    seen = page.evaluate("window.toastsSeen")
+    assert any("draws again" in text for text in seen), set(seen)  # the emperors
+    assert any("lose" in text and "turn" in text for text in seen), set(seen)  # Semimaru
+    assert page.evaluate("window.bozuPlay.view().settings.emperor") == "draw_again"
+    context.close()

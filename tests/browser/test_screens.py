@@ -1,0 +1,77 @@
+"""Screenshots of every play screen at the three sizes the issue names (CI artifacts under
+test-artifacts/screens/), and the checks that the boards fit the screen.
+
+Each screen is reached the way a player reaches it (the menu, then a mode button); the
+karuta pages use Playwright's fake clock so a reading is on screen when the picture is taken.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.test_bozu import DRAW_OR_RESULT
+from tests.browser.test_karuta_play import VIEW
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(1280, 800), (1366, 768), (390, 844)]
+NEXT_FRAME = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+# Pictures of the settled screen: running motions (a flip, a slide) are let finish first.
+SETTLED = """() => { scrollTo(0, 0);
+    return Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))); }"""
+
+
+def shoot(page, name: str) -> None:
+    folder = ARTIFACTS / "screens"
+    folder.mkdir(parents=True, exist_ok=True)
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(NEXT_FRAME)
+        page.evaluate(SETTLED)
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        page.screenshot(path=str(folder / f"{name}-{width}x{height}.png"))
+
+
+def start_karuta(page, base: str, mode: str) -> None:
+    page.clock.install()
+    page.goto(f"{base}/karuta/")
+    page.check(f"input[name=mode][value={mode}]")
+    page.click(f"button[data-play-mode={'solo' if mode == 'solo' else 'cpu'}]")
+    page.wait_for_function(VIEW)
+    if page.is_visible("[data-skip]"):
+        page.click("[data-skip]")
+    page.wait_for_function("window.karutaPlay.view().phase === 'reading'")
+    # Into the upper verse: the reading line has text.
+    r = page.evaluate("window.karutaPlay.view().reading")
+    now = page.evaluate("window.karutaPlay.clock()")
+    page.clock.fast_forward(int(r["decided"] - now) + 400)
+    page.wait_for_function("document.querySelector('[data-reading-line]').textContent !== ''")
+
+
+@pytest.mark.parametrize("mode", ["competitive", "chirashi", "solo"])
+def test_karuta_screens(asgi_server, watched, mode):
+    page = watched.page
+    start_karuta(page, asgi_server.url, mode)
+    shoot(page, f"karuta-{mode}")
+    assert watched.errors == []
+
+
+def test_bozu_screens(asgi_server, poems_in_db, watched):
+    page = watched.page
+    page.goto(f"{asgi_server.url}/bozu/")
+    shoot(page, "bozu-menu")
+    page.click("button[name=play_mode][value=cpu]")
+    page.wait_for_selector("[data-panel-draw][aria-disabled=false]")
+    for _ in range(6):
+        page.wait_for_selector(DRAW_OR_RESULT)
+        if page.is_visible("[data-result]"):
+            break
+        page.click("[data-panel-draw]")
+    shoot(page, "bozu-play")
+    while not page.is_visible("[data-result]"):
+        page.wait_for_selector(DRAW_OR_RESULT)
+        if page.get_attribute("[data-panel-draw]", "aria-disabled") == "false":
+            page.click("[data-panel-draw]")
+    shoot(page, "bozu-result")
+    assert watched.errors == []
