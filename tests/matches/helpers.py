@@ -32,6 +32,23 @@ def load(match_id: Any) -> tuple[Match, Any]:
     return match, (game.load_state(match.state) if match.state is not None else None)
 
 
+def states_by_seq(match: Match) -> dict[int, Any]:
+    """The game state after every seq, replayed from the log here, independently of the
+    services (a start builds it, game rows apply, a player put out is removed)."""
+    game = game_for(match)
+    state, states = None, {0: None}
+    for row in match.actions.order_by("seq"):
+        if row.kind == "room" and row.action["type"] == "start":
+            specs = [gamekit.SeatSpec(**spec) for spec in row.action["seats"]]
+            state = game.new_state(match.settings, specs, match.seed)
+        elif row.kind == "game":
+            state, _ = game.apply(state, row.seat, row.action)
+        elif row.kind == "room" and row.action["type"] == "out":
+            state, _ = game.remove_seat(state, row.seat)
+        states[row.seq] = state
+    return states
+
+
 def a_legal_action(match_id: Any, seat: int, rng: random.Random) -> dict[str, Any]:
     match, state = load(match_id)
     return rng.choice(game_for(match).legal_actions(state, seat))

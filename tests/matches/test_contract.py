@@ -9,29 +9,11 @@ import random
 import pytest
 
 import gamekit
-from gamekit import SeatSpec
 from matches import frames, services
 from matches.models import Action, Match
-from tests.matches.helpers import create, load
+from tests.matches.helpers import create, load, states_by_seq
 
 pytestmark = pytest.mark.django_db
-
-
-def states_by_seq(match: Match) -> dict[int, object]:
-    """The state after every seq, replayed from the log independently of the services."""
-    game = gamekit.registry.get(match.game)
-    state, states = None, {0: None}
-    for row in Action.objects.filter(match=match).order_by("seq"):
-        if row.kind == "room" and row.action["type"] == "start":
-            state = game.new_state(
-                match.settings, [SeatSpec(**s) for s in row.action["seats"]], match.seed
-            )
-        elif row.kind == "game":
-            state, _ = game.apply(state, row.seat, row.action)
-        elif row.kind == "room" and row.action["type"] == "out":
-            state, _ = game.remove_seat(state, row.seat)
-        states[row.seq] = state
-    return states
 
 
 def test_the_cpu_policy_is_handed_its_seats_view_and_nothing_else(settings, monkeypatch):

@@ -13,8 +13,7 @@ from channels.db import database_sync_to_async
 
 from matches import services
 from matches.models import Match
-from tests.matches.helpers import Client, a_legal_action, create
-from tests.matches.test_contract import states_by_seq
+from tests.matches.helpers import Client, a_legal_action, create, states_by_seq
 
 pytestmark = [
     pytest.mark.anyio,

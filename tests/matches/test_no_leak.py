@@ -11,10 +11,9 @@ import pytest
 from channels.db import database_sync_to_async
 
 import gamekit
-from gamekit import SeatSpec
 from matches import services
-from matches.models import Action, Match
-from tests.matches.helpers import Client, create
+from matches.models import Match
+from tests.matches.helpers import Client, create, states_by_seq
 
 pytestmark = [
     pytest.mark.anyio,
@@ -22,20 +21,6 @@ pytestmark = [
     pytest.mark.usefixtures("close_db_threads"),
 ]
 CARD = re.compile(r"card-[0-9a-f]{16}")
-
-
-def states_by_seq(match: Match) -> dict[int, object]:
-    """The state after every seq, by replaying the log."""
-    game = gamekit.registry.get(match.game)
-    state, states = None, {0: None}
-    for row in Action.objects.filter(match=match).order_by("seq"):
-        if row.kind == "room" and row.action["type"] == "start":
-            specs = [SeatSpec(**spec) for spec in row.action["seats"]]
-            state = game.new_state(match.settings, specs, match.seed)
-        elif row.kind == "game":
-            state, _ = game.apply(state, row.seat, row.action)
-        states[row.seq] = state
-    return states
 
 
 def secrets_for(state, viewer_seats: list[int]) -> set[str]:

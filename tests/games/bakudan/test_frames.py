@@ -14,8 +14,7 @@ from channels.db import database_sync_to_async
 import gamekit
 from matches import services
 from matches.models import Match
-from tests.matches.helpers import Client
-from tests.matches.test_contract import states_by_seq
+from tests.matches.helpers import Client, states_by_seq
 
 pytestmark = [
     pytest.mark.anyio,

@@ -7,17 +7,15 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import re
 
 import pytest
 from channels.db import database_sync_to_async
 
-import gamekit
-from gamekit import SeatSpec
 from games.bakudan import engine
 from matches import services
-from matches.models import Action, Match
-from tests.matches.helpers import Client
+from matches.models import Match
+from tests.games.bakudan.test_properties import ids_in, known_to
+from tests.matches.helpers import Client, states_by_seq
 
 pytestmark = [
     pytest.mark.anyio,
@@ -26,47 +24,20 @@ pytestmark = [
     pytest.mark.slow,
 ]
 db = database_sync_to_async
-CARD_ID = re.compile(r"\bc[0-9a-f]{8}\b")
 
 
-def ids_in(data) -> set[str]:
-    return set(CARD_ID.findall(json.dumps(data)))
-
-
-def known_to(state, seat: int | None) -> set[str]:
-    """Card ids `seat` (None: nobody in particular) may see in this state."""
-    if state is None:
-        return set()
-    public = set(state.discard) | {c for c in state.shields if c is not None}
-    if seat is None:
-        return public
-    mine = set(state.hands[seat]) | set(state.notes[seat].values())
-    if state.last_draw[seat] is not None:
-        mine.add(state.last_draw[seat])
-    return public | mine
-
-
-def states_by_seq(match: Match) -> dict[int, object]:
-    game = gamekit.registry.get(match.game)
-    state, states = None, {0: None}
-    for row in Action.objects.filter(match=match).order_by("seq"):
-        if row.kind == "room" and row.action["type"] == "start":
-            specs = [SeatSpec(**spec) for spec in row.action["seats"]]
-            state = game.new_state(match.settings, specs, match.seed)
-        elif row.kind == "game":
-            state, _ = game.apply(state, row.seat, row.action)
-        elif row.kind == "room" and row.action["type"] == "out":
-            state, _ = game.remove_seat(state, row.seat)
-        states[row.seq] = state
-    return states
+def known(state, seat: int | None) -> set[str]:
+    return set() if state is None else known_to(state, seat)  # None: before the deal
 
 
 def leaked(frame: dict, states: dict[int, object]) -> set[str]:
+    """Card ids in a frame its viewer seat did not know: the view by the frame's state, each
+    log line by what the seat knew just before or just after it (its own draw, say)."""
     seat = frame.get("view_seat")
-    found = ids_in(frame.get("view")) - known_to(states[frame["seq"]], seat)
+    found = ids_in(frame.get("view")) - known(states[frame["seq"]], seat)
     for entry in frame.get("events", []):
         k = entry["seq"]
-        found |= ids_in(entry) - known_to(states[k], seat) - known_to(states[k - 1], seat)
+        found |= ids_in(entry) - known(states[k], seat) - known(states[k - 1], seat)
     return found
 
 
