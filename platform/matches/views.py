@@ -152,6 +152,7 @@ def play(request: HttpRequest, match_id: Any) -> HttpResponse:
     config = {
         "match": str(match.id),
         "game": match.game,
+        "mode": match.mode,  # known before the socket opens (friend-room telemetry)
         "ws": f"{url}ws/",
         "seats": held,
         "protocol": 1,

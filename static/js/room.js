@@ -43,6 +43,12 @@ export class Room {
     }
     if (up && this.connectedOnce) this.reconnects += 1;
     if (up) this.connectedOnce = true;
+    // The first socket closed before it ever opened: in a friend room (the page config says
+    // which mode before any socket does) that is a failed connection, reported once.
+    if (!up && !this.connectedOnce && !this.connectReported && this.config.mode === "friend") {
+      this.connectReported = true;
+      telemetry.roomOutcome(this.config.seats?.length ? "connect" : "spectate", false);
+    }
     this.reportConnect();
   }
 

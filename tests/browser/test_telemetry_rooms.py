@@ -73,3 +73,25 @@ def test_friend_room_connect_spectator_and_reload(server, chromium, monkeypatch)
     assert kinds["game_end"] == 1, kinds  # the host's result only: a spectator never loses
     results = set(TelemetryEvent.objects.filter(kind="game_end").values_list("result", flat=True))
     assert results <= {"win", "loss", "draw"}
+
+
+def test_a_friend_room_whose_socket_never_opens_is_recorded_as_a_failed_connection(
+    server, chromium, monkeypatch
+):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    try:
+        context = chromium.new_context()
+        host = context.new_page()
+        # Every WebSocket of the page is refused at once: the connection never comes up.
+        host.route_web_socket("**/ws/", lambda ws: ws.close())
+        host.goto(f"{server.url}/bozu/")
+        host.click("button[name=play_mode][value=friend]")
+        host.wait_for_selector("[data-connection].offline")
+        assert host.evaluate(LEAVE)
+        kinds = kinds_when(lambda k: k["room_connect"] >= 1)
+        context.close()
+    finally:
+        connections.close_all()
+    assert kinds["room_connect"] == 1, kinds
+    outcomes = TelemetryEvent.objects.filter(kind="room_connect").values_list("outcome", flat=True)
+    assert list(outcomes) == ["failure"]
