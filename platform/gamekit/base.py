@@ -73,6 +73,8 @@ class GameError(ValueError):
 
     code: ClassVar[str] = "game_error"
     message: ClassVar[Any] = None
+    # A refused action comes back with the current view, so the client redraws at once.
+    with_view: ClassVar[bool] = True
 
 
 class InvalidActionError(GameError):
@@ -131,6 +133,12 @@ class Game:
     # end, each with its allowed values, e.g. {"monk_rule": ("on", "off")}. Buckets only,
     # never free values; the player count is always allowed (telemetry_settings_schema).
     telemetry_settings: ClassVar[Mapping[str, Sequence[str]]] = {}
+    # The keys each action type may carry besides "type", e.g. {"draw": (), "take": ("card",
+    # "ms")}: only these reach `apply`, the log and the other processes; anything else a
+    # client sends is dropped, and an action type not listed is refused (invalid_action).
+    # None (the default): every key is kept. Either way the platform has already bounded the
+    # action (depth, size, finite 53-bit numbers, clean strings: matches/protocol.py).
+    action_schema: ClassVar[Mapping[str, Sequence[str]] | None] = None
 
     # --- settings -----------------------------------------------------------
 
@@ -169,6 +177,19 @@ class Game:
             if text in allowed:
                 buckets[key] = text
         return buckets
+
+    # --- actions --------------------------------------------------------------
+
+    def clean_action(self, action: Action) -> dict[str, Any]:
+        """The action as the game keeps it (the platform calls this before `apply`): with an
+        `action_schema`, its "type" and the declared keys only. Override for finer checks."""
+        if self.action_schema is None:
+            return dict(action)
+        kind = action.get("type")
+        keys = self.action_schema.get(kind) if isinstance(kind, str) else None
+        if keys is None:
+            raise InvalidActionError("unknown action type")
+        return {"type": kind, **{k: action[k] for k in keys if k in action}}
 
     # --- the engine -----------------------------------------------------------
 

@@ -32,12 +32,14 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 import gamekit
 from gamekit import Game, GameError, LeavePolicy, SeatSpec
 from gamekit import events as game_events
-from matches import frames, store
+from matches import frames, protocol, store
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
 
@@ -60,7 +62,13 @@ def disconnect_grace_ms() -> int:
 
 
 def presence_stale() -> timedelta:
-    return timedelta(seconds=conf("PRESENCE_STALE_S", 40))
+    """How long a seat's lease lasts: a server renews the leases of the seats it has sockets
+    for every `heartbeat_interval()`; one that stops (it died) lets them run out."""
+    return timedelta(seconds=conf("PRESENCE_STALE_S", 15))
+
+
+def heartbeat_interval() -> float:
+    return float(conf("PRESENCE_HEARTBEAT_S", 5))
 
 
 # --- tokens ---------------------------------------------------------------------------
@@ -90,6 +98,14 @@ def seats_for_token(seats: Iterable[Seat], token: str | None) -> list[int]:
 
 def token_seats(match_id: Any, token: str | None) -> list[int]:
     return seats_for_token(Seat.objects.filter(match_id=match_id), token)
+
+
+def still_held(seats: Iterable[Seat], held: Iterable[int]) -> list[int]:
+    """The seats of `held` a socket still holds: a seat handed to the CPU (its player left)
+    has no token any more. A socket keeps the seats it had at hello, so every act and room
+    operation checks them against the match again."""
+    held = set(held)
+    return [s.index for s in seats if s.index in held and not s.is_cpu and s.token_hash]
 
 
 # --- notices ----------------------------------------------------------------------------
@@ -131,8 +147,10 @@ def notify(
         return
     try:
         async_to_sync(layer.group_send)(group, message)
-    except Exception:
-        log.exception("could not broadcast a match notice")
+    except Exception as exc:
+        # The channel layer is down (Redis): the move is committed; sockets catch up from the
+        # database when it returns (consumers resync) or on their next frame.
+        log.warning("could not broadcast a match notice: %s", type(exc).__name__)
 
 
 def collecting_notices(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -154,8 +172,8 @@ async def send_notices(notices: list[tuple[str, dict[str, Any]]]) -> None:
     for group, message in notices:
         try:
             await layer.group_send(group, message)
-        except Exception:
-            log.exception("could not broadcast a match notice")
+        except Exception as exc:
+            log.warning("could not broadcast a match notice: %s", type(exc).__name__)
 
 
 def group_name(match_id: Any) -> str:
@@ -167,6 +185,7 @@ def _after_commit(
     match: Match,
     remember: tuple[list[Seat], Any, list[Action]] | None = None,
     presence: tuple[list[Seat], frames.Snapshot] | None = None,
+    reread: bool = False,
 ) -> None:
     """After the commit: refresh this process's snapshot, tell the group, queue the timer.
 
@@ -174,7 +193,8 @@ def _after_commit(
     presence change and the snapshot at this seq; neither: the process's snapshot is dropped.
     """
     match_id, seq, due_at = match.id, match.seq, match.due_at
-    tag = secrets.token_hex(6) if presence is not None else None
+    # `reread`: seats changed, seq did not, and this process has no snapshot to keep.
+    tag = secrets.token_hex(6) if presence is not None or reread else None
     move = None
     if remember is not None:
         seats, state, rows = remember
@@ -383,9 +403,78 @@ def presence(match_id: Any, seat_indices: Iterable[int], delta: int) -> int | No
 
 
 def heartbeat(match_id: Any, seat_indices: Iterable[int]) -> None:
-    Seat.objects.filter(match_id=match_id, index__in=list(seat_indices)).update(
-        last_seen=timezone.now()
+    renew_leases({match_id: seat_indices})
+
+
+def renew_leases(held: Mapping[Any, Iterable[int]]) -> None:
+    """This process still has sockets for these seats ({match: seat indices}): renew their
+    leases, and re-assert them if a sweep expired them while this process was busy."""
+    now = timezone.now()
+    items = [(match_id, sorted(set(indices))) for match_id, indices in held.items() if indices]
+    for start in range(0, len(items), 100):  # one statement per 100 matches
+        where = Q()
+        for match_id, indices in items[start : start + 100]:
+            where |= Q(match_id=match_id, index__in=indices)
+        Seat.objects.filter(where, kind=Seat.Kind.HUMAN).exclude(token_hash="").update(
+            last_seen=now, connections=Greatest(F("connections"), 1), disconnected_since=None
+        )
+
+
+def expire_leases(limit: int = 200) -> int:
+    """Seats whose lease ran out (the server holding their sockets died without closing
+    them): they count as gone from their last renewal, so the 45 s rule runs from there.
+    Returns how many seats were expired."""
+    stale = timezone.now() - presence_stale()
+    ghosts = Seat.objects.filter(
+        kind=Seat.Kind.HUMAN,
+        connections__gt=0,
+        last_seen__lt=stale,
+        match__status__in=(Match.Status.PLAYING, Match.Status.WAITING),
     )
+    expired = 0
+    for match_id in set(ghosts.values_list("match_id", flat=True)[:limit]):
+        try:
+            expired += _expire_match_leases(match_id)
+        except Exception as exc:  # one bad match must not stop the others
+            log.error("could not expire a match's leases: %s", type(exc).__name__)
+    return expired
+
+
+def _expire_match_leases(match_id: Any) -> int:
+    with transaction.atomic():
+        match = _lock(match_id)
+        seats = _seats(match)
+        now = timezone.now()
+        expired = 0
+        for seat in seats:
+            lapsed = seat.last_seen is not None and seat.last_seen < now - presence_stale()
+            if not seat.is_cpu and seat.connections > 0 and lapsed:
+                seat.connections = 0
+                seat.disconnected_since = seat.last_seen
+                seat.save(update_fields=["connections", "disconnected_since"])
+                expired += 1
+        if expired:
+            _refresh_due(match, now, seats)
+            match.save(update_fields=["due_at", "updated"])
+            _after_commit(match, reread=True)
+        return expired
+
+
+def sweep(older_than: timedelta) -> int:
+    """Expire lapsed leases, then play the server-side moves overdue by `older_than`; each
+    match in its own try, so one that raises does not stop the rest. Returns moves played."""
+    expire_leases()
+    moved = 0
+    for match_id, _seq in due_matches(older_than):
+        try:
+            # Several due moves in a row (e.g. CPU after CPU) are played one by one.
+            for _ in range(50):
+                if advance(match_id) is None:
+                    break
+                moved += 1
+        except Exception as exc:
+            log.error("sweeping a match failed: %s", type(exc).__name__)
+    return moved
 
 
 @dataclass(frozen=True)
@@ -433,7 +522,9 @@ def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
             if match.due_at != due_before:
                 match.updated = now
                 store.update_match(match, ["due_at", "updated"])
-                transaction.on_commit(lambda: frames.forget(match_id))
+                # Every process reads the match again (a seat's lease ran out: its server
+                # died) and arms its timer for the new due time.
+                _after_commit(match, reread=True)
             return None
         seat, actor = picked
         if actor == Action.Actor.TIMEOUT and game.on_leave == LeavePolicy.OUT:
@@ -507,17 +598,9 @@ def _finish_if_over(match: Match, game: Game, state: Any) -> None:
 def due_matches(older_than: timedelta, limit: int = 200) -> list[tuple[Any, int]]:
     """Playing matches whose server-side move is overdue (for the periodic sweeper)."""
     cutoff = timezone.now() - older_than
-    stale_presence = timezone.now() - presence_stale()
     rows = Match.objects.filter(status=Match.Status.PLAYING, due_at__lte=cutoff)
-    found = list(rows.values_list("id", "seq")[:limit])
-    # Matches whose players' server died (no due time recorded, heartbeat gone stale).
-    lost = (
-        Match.objects.filter(status=Match.Status.PLAYING, due_at__isnull=True)
-        .filter(seats__kind="human", seats__last_seen__lt=stale_presence)
-        .distinct()
-        .values_list("id", "seq")[:limit]
-    )
-    return found + list(lost)
+    # (Seats whose server died are found by `expire_leases`, which sets their due time.)
+    return list(rows.values_list("id", "seq")[:limit])
 
 
 # --- creating, joining, starting -----------------------------------------------------------
@@ -648,7 +731,7 @@ def start_with_cpu(match_id: Any, held: Iterable[int]) -> int:
         if match.status != Match.Status.WAITING:
             raise MatchError("not_waiting")
         seats = _seats(match)
-        if not any(s.is_owner and s.index in set(held) for s in seats):
+        if not any(s.is_owner and s.index in set(still_held(seats, held)) for s in seats):
             raise MatchError("not_owner")
         for seat in seats:
             if not seat.is_taken:
@@ -661,12 +744,17 @@ def start_with_cpu(match_id: Any, held: Iterable[int]) -> int:
 
 def new_invite(match_id: Any, held: Iterable[int]) -> str:
     """Invite again with a new URL: the old one stops working."""
-    if not list(held):
+    held = list(held)
+    if not held:
         raise MatchError("spectator")
     with transaction.atomic():
         match = _lock(match_id)
         if match.mode != Match.Mode.FRIEND:
             raise MatchError("not_allowed")
+        if match.status == Match.Status.FINISHED:
+            raise MatchError("finished")  # nobody can join a finished match
+        if not still_held(_seats(match), held):
+            raise MatchError("spectator")
         match.invite_code = secrets.token_urlsafe(12)
         _append(
             match,
@@ -717,6 +805,7 @@ def submit_action(
     against a fresh one before it is sent.
     """
     held = list(held)
+    action = protocol.check_action(action)  # bounded before any game sees it
     snap, reloaded = frames.current(match_id), False
     for _attempt in range(4):
         now = timezone.now()
@@ -732,12 +821,14 @@ def submit_action(
             return earlier
         if isinstance(decision, Applied):
             return decision
-        index, state, events, before = decision
+        index, action, state, events, before = decision
         try:
             with transaction.atomic():
                 if store.lock_seq(match_id) != snap.match.seq:
                     raise _MovedOn
                 seats = store.seats(match_id)
+                if index not in still_held(seats, [index]):
+                    raise _MovedOn  # the seat was handed to the CPU meanwhile: decide again
                 match = copy.copy(snap.match)
                 _record_move(
                     match, get_game(match), seats, index, action, state, events, before,
@@ -765,9 +856,9 @@ def _decide(
     seat: int | None,
     action_id: str | None,
     expected_seq: int | None,
-) -> Applied | tuple[int, Any, list[dict[str, Any]], tuple[int, ...]]:
-    """Check an action against a snapshot: a duplicate's Applied, or (seat, state, events,
-    who was to act before); raises MatchError/GameError to refuse it."""
+) -> Applied | tuple[int, dict[str, Any], Any, list[dict[str, Any]], tuple[int, ...]]:
+    """Check an action against a snapshot: a duplicate's Applied, or (seat, the action as the
+    game keeps it, state, events, who was to act before); raises MatchError/GameError."""
     match = snap.match
     if action_id is not None:
         for row in snap.rows:
@@ -779,6 +870,9 @@ def _decide(
         raise MatchError("finished")
     if not held:
         raise MatchError("spectator")
+    held = still_held(snap.seats, held)
+    if not held:
+        raise MatchError("spectator")
     if expected_seq is not None and expected_seq != match.seq:
         raise MatchError("stale")
     game = get_game(match)
@@ -786,6 +880,7 @@ def _decide(
     index = _choose_seat(held, seat, before)
     if index not in before:
         raise gamekit.NotYourTurnError("not your turn")
+    action = game.clean_action(action)  # only the keys the game declares are kept and logged
     try:
         state, events = game.apply(snap.state, index, action)
         events = game_events.encode(events)
@@ -795,7 +890,7 @@ def _decide(
         # An engine that trips over odd input refused it; log the kind, not the content.
         log.warning("engine %s raised %s on an action", game.slug, type(exc).__name__)
         raise gamekit.InvalidActionError("engine refused the action") from None
-    return index, state, events, before
+    return index, action, state, events, before
 
 
 def _duplicate(row: Action, held: list[int]) -> Applied:
@@ -832,6 +927,7 @@ def _depart(match_id: Any, held: Iterable[int], seat: int | None, how: str) -> i
         if match.status != Match.Status.PLAYING:
             raise MatchError("finished" if match.status == Match.Status.FINISHED else "not_started")
         seats = _seats(match)
+        held = still_held(seats, held)  # a seat already handed to the CPU cannot leave again
         game = get_game(match)
         if game.on_leave == LeavePolicy.OUT:
             index = _choose_seat(held, seat, held)
@@ -914,7 +1010,9 @@ def rematch(match_id: Any, token: str | None) -> tuple[Match, str | None]:
         if match.status != Match.Status.FINISHED:
             raise MatchError("not_allowed")
         old_seats = _seats(match)
-        held = seats_for_token(old_seats, token)
+        held = still_held(old_seats, seats_for_token(old_seats, token))
+        if match.next_match_id is None and not held:
+            raise MatchError("spectator")  # only the players start the next match
         if match.next_match_id is None:
             game = get_game(match)
             next_settings = game.rematch_settings(match.settings)

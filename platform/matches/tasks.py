@@ -8,11 +8,14 @@ Both go through `services.advance`, which re-checks `seq` under the row lock.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from celery import shared_task
 
 from matches import services
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True, soft_time_limit=30)
@@ -23,12 +26,4 @@ def advance_match(match_id: str, seq: int) -> int | None:
 @shared_task(ignore_result=True, soft_time_limit=300)
 def sweep_stalled_matches() -> int:
     """Advance overdue matches; returns how many moves it played."""
-    moved = 0
-    stall = timedelta(seconds=services.conf("STALL_S", 10))
-    for match_id, _seq in services.due_matches(stall):
-        # Several due moves in a row (e.g. CPU after CPU) are played one by one.
-        for _ in range(50):
-            if services.advance(match_id) is None:
-                break
-            moved += 1
-    return moved
+    return services.sweep(timedelta(seconds=services.conf("STALL_S", 10)))
