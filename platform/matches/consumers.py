@@ -359,9 +359,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """A seat handed to the CPU is no longer this token's; a player who is out keeps it."""
         held = await db_call(services.token_seats)(self.match_id, self.token)
         if held != self.held:
-            driver.closed(self.match_id, self.held)
-            driver.opened(self.match_id, held)
-            self.held = held
+            self._hold(held)
+
+    def _hold(self, held: list[int]) -> None:
+        driver.closed(self.match_id, self.held)
+        driver.opened(self.match_id, held)
+        self.held = held
 
     async def on_reveal(self, message: dict[str, Any]) -> None:
         seat = protocol.seat_number(message.get("seat"), optional=False)
@@ -414,9 +417,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
             and (tag is None or tag in seen.tags)
         ):
             return  # a burst of notices (a reconnect storm): this one was answered already
-        if tag is not None and self.held:
-            # Seats changed somewhere: a seat of this socket may have gone to the CPU.
-            await self.refresh_held()
         with translation.override(self.lang), contextlib.suppress(MatchError):
             await self.push(min_seq=seq, tag=tag)
 
@@ -454,6 +454,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
             )
         room = frame["match"]
         driver.schedule(self.match_id, frame["seq"], room.get("due_in_ms"))
+        if self.held:
+            # The frame was built for the seats this socket still holds (a seat handed to
+            # the CPU is no longer its own): act and room operations use those from now on.
+            yours = [s["index"] for s in room["seats"] if s["yours"]]
+            if yours != self.held:
+                self._hold(yours)
         if force or self.sent_seq is None or frame["seq"] > self.sent_seq:
             self.sent_seq = frame["seq"]
             self.last_room = room

@@ -33,6 +33,7 @@ from gamekit import events as game_events
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
 from matches.text import describe_room_events
+from matches.tokens import still_held
 
 log = logging.getLogger(__name__)
 
@@ -339,6 +340,10 @@ def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None
     now = timezone.now()
     match, seats = snap.match, snap.seats
     game = get_game(match)
+    # A socket keeps the seats it had at hello: a seat handed to the CPU since is not its own.
+    held = tuple(still_held(seats, viewer.held))
+    if held != viewer.held:
+        viewer = Viewer(held, viewer.revealed)
     view = None
     to_act: list[int] = []
     if snap.state is not None and match.status == Match.Status.PLAYING:

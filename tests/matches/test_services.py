@@ -12,7 +12,7 @@ from django.db import connection
 from django.utils import timezone
 
 import gamekit
-from matches import frames, services, store, tasks
+from matches import frames, services, store, tasks, tokens
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
 from tests.matches.helpers import a_legal_action, create, load
@@ -64,13 +64,13 @@ def test_create_cpu_match_stores_only_a_hash_of_the_token():
 
 def test_token_comparison_is_constant_time(monkeypatch):
     calls = []
-    real = services.hmac.compare_digest
+    real = tokens.hmac.compare_digest
 
     def spy(a, b):
         calls.append(1)
         return real(a, b)
 
-    monkeypatch.setattr(services.hmac, "compare_digest", spy)
+    monkeypatch.setattr(tokens.hmac, "compare_digest", spy)
     match, token = create(mode="friend", players=3)
     assert services.token_seats(match.id, token) == [0]
     assert len(calls) == 3  # every seat is compared, not just until a hit
