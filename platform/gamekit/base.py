@@ -56,6 +56,66 @@ class SeatSpec:
     cpu_level: str | None = None
 
 
+class Termination(StrEnum):
+    """Why a match ended."""
+
+    FINISHED = "finished"  # the game's own end (its rules)
+    RESIGNED = "resigned"  # a player of two resigned
+    ABANDONED = "abandoned"  # two seats and one left: nobody left to play
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished match ended, typed (in the manner of python-chess's `Outcome`).
+
+    `places[seat]`: 1 for first, ties share a place (empty when a game ranks nobody);
+    `scores[seat]`: the game's score per seat, if it keeps one; `termination`: why it ended;
+    `seat`: the seat that ended it (the resigner), if any.
+    """
+
+    places: tuple[int, ...] = ()
+    scores: tuple[float, ...] | None = None
+    termination: Termination = Termination.FINISHED
+    seat: int | None = None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, place in enumerate(self.places) if place == 1)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "type": str(self.termination),
+            "places": list(self.places),
+            "scores": None if self.scores is None else list(self.scores),
+        }
+        if self.seat is not None:
+            data["seat"] = self.seat
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        scores = data.get("scores")
+        return cls(
+            places=tuple(data.get("places") or ()),
+            scores=None if scores is None else tuple(scores),
+            termination=Termination(data.get("type", Termination.FINISHED)),
+            seat=data.get("seat"),
+        )
+
+    @classmethod
+    def from_result(cls, result: Mapping[str, Any]) -> Outcome:
+        """From a `Game.result` dict: its "places" and "scores" when it gives them."""
+        places = result.get("places")
+        scores = result.get("scores")
+        numeric = isinstance(scores, (list, tuple)) and all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) for x in scores
+        )
+        return cls(
+            places=tuple(places) if isinstance(places, (list, tuple)) else (),
+            scores=tuple(scores) if numeric else None,
+        )
+
+
 class LeavePolicy(StrEnum):
     """What happens to a seat whose player leaves, resigns or stays away past the grace."""
 
@@ -216,8 +276,15 @@ class Game:
         raise NotImplementedError
 
     def result(self, state: State) -> dict[str, Any] | None:
-        """None while the game runs; places and scores once it is over."""
+        """None while the game runs; places and scores once it is over (the game's own
+        shape, shown in its view). The platform reads `outcome`."""
         raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game runs; the typed `Outcome` once it is over. The default reads
+        `result`'s "places" and "scores"; a game may override it."""
+        result = self.result(state)
+        return None if result is None else Outcome.from_result(result)
 
     def cpu_policy(
         self, view: Mapping[str, Any], seat: int, level: str, rng: random.Random

@@ -62,7 +62,7 @@ from django.db import DatabaseError, InterfaceError
 from django.utils import translation
 
 from gamekit import GameError
-from matches import frames, protocol, services
+from matches import frames, protocol, services, snapshots
 from matches.dbcall import db_call
 from matches.driver import driver
 from matches.errors import MatchError, message_for, message_of, with_view
@@ -141,7 +141,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.closed = False
         self.sent_seq: int | None = None
         self.last_room: Any = None
-        self.seen_snapshot: frames.Snapshot | None = None  # the last one a frame came from
+        self.seen_snapshot: snapshots.Snapshot | None = None  # the last one a frame came from
         self.lang = self._language()
         self.bucket = TokenBucket(services.conf("RATE_PER_S", 20), services.conf("RATE_BURST", 40))
         self.last_limit_error = 0.0
@@ -328,7 +328,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def on_ping(self, message: dict[str, Any]) -> None:
         t = protocol.ping_echo(message.get("t"))
-        snap = frames.peek(self.match_id)
+        snap = snapshots.peek(self.match_id)
         if snap is not None and self.sent_seq is not None and snap.match.seq <= self.sent_seq:
             seq = snap.match.seq  # nothing new in this process: no database read
         else:
@@ -406,13 +406,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         tag = message.get("presence")
         tag = tag if isinstance(tag, str) else None
         if isinstance(message.get("move"), dict):
-            frames.catch_up(self.match_id, message["move"])
+            snapshots.catch_up(self.match_id, message["move"])
         if self.sent_seq is not None and seq <= self.sent_seq and not tag:
             return
         seen = self.seen_snapshot
         if (
             seen is not None
-            and frames.peek(self.match_id) is seen
+            and snapshots.peek(self.match_id) is seen
             and seq <= seen.match.seq
             and (tag is None or tag in seen.tags)
         ):
@@ -421,7 +421,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.push(min_seq=seq, tag=tag)
 
     def error_text(self, exc: Exception) -> str:
-        snap = frames.peek(self.match_id)  # which game: any snapshot of the match will do
+        snap = snapshots.peek(self.match_id)  # which game: any snapshot of the match will do
         return message_of(exc, services.get_game(snap.match) if snap else None)
 
     def viewer(self) -> frames.Viewer:
@@ -437,7 +437,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if min_seq is not None:  # the common case: no database, no thread hop
             # Taken before the frame is built: if the cache moves on meanwhile, the next
             # notice is answered again (never skipped on a snapshot this frame did not show).
-            self.seen_snapshot = frames.peek(self.match_id)
+            self.seen_snapshot = snapshots.peek(self.match_id)
             frame = frames.cached_frame(
                 self.match_id, self.viewer(), self.sent_seq, min_seq, tag, lang=self.lang
             )

@@ -164,6 +164,13 @@ def test_a_redis_outage_keeps_sockets_open_and_loses_nothing(transactional_db):
         one.stop()
         two.stop()
         redis_server.stop()
+    print(
+        "redis outage",
+        outage_s,
+        "s: every seat had the move",
+        round(result["caught_up"], 2),
+        "s after",
+    )
     assert result["caught_up"] < 2
     match = Match.objects.get(pk=match_id)
     assert match.actions.filter(client_action_id="blue-in-outage").count() == 1
