@@ -17,6 +17,12 @@ game with `private_hands` makes the device pass through a blind handoff between 
 
 The CPU is a policy over a seat's view: the platform hands `cpu_policy` the same `view`
 a person in that seat would get, and nothing else.
+
+Actions reach `apply` bounded by the platform (depth, size, finite 53-bit numbers, clean
+strings) and cleaned by `clean_action`: a game that declares `action_schema` (the keys
+each action type keeps) gets only those keys, and only those are logged. A finished
+game's result reaches the platform typed, as an `Outcome` (`Game.outcome`; by default read
+from `result`'s "places" and "scores").
 """
 
 from __future__ import annotations
