@@ -496,6 +496,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 self.match_id, self.viewer(), None, fresh=True
             )
             error.update(seq=frame["seq"], view=frame["view"], view_seat=frame["view_seat"])
+            if "handoff" in frame:  # a shared device not yet handed over: still no view
+                error["handoff"] = frame["handoff"]
         await self.send_json(error)
 
     async def send_json(self, content: dict[str, Any]) -> None:
