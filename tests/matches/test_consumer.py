@@ -243,13 +243,17 @@ async def test_flood_is_rate_limited_and_the_connection_survives(settings, monke
     await client.connect()  # the hello took one of the 10
     for i in range(60):
         await client.send({"type": "ping", "t": i})
-    now[0] += 1  # a second later: 5 more frames allowed
-    await client.send({"type": "ping", "t": "after"})
-    await client.until(lambda f: f["type"] == "pong" and f["t"] == "after")
+    # A dropped act is named within a second: once it is, every ping before it was handled.
+    await client.send({"type": "act", "action": {"type": "draw"}, "action_id": "marker"})
+    told = await client.until(lambda f: f.get("code") == "rate_limited" and f["dropped"])
+    assert told["dropped"] == ["marker"] and told["ref"] == "marker"
     pongs = [f["t"] for f in client.frames if f["type"] == "pong"]
     limited = [f for f in client.frames if f.get("code") == "rate_limited"]
-    assert pongs == [*range(9), "after"]  # the burst, then nothing until time moved on
-    assert len(limited) == 1  # one notice for the 51 dropped, not one per frame
+    assert pongs == list(range(9))  # the burst, then nothing while time stood still
+    assert len(limited) == 2  # one notice for the 51 pings dropped, one naming the act
+    now[0] += 1  # a second later: 5 more frames allowed
+    await client.send({"type": "ping", "t": "after"})
+    assert (await client.until(lambda f: f["type"] == "pong"))["t"] == "after"
     await client.close()
 
 
