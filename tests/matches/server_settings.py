@@ -4,5 +4,5 @@ crash is recovered within seconds (the rule is the same as with the defaults, 15
 from config.settings_test import *  # noqa: F403
 
 MATCHES_PRESENCE_HEARTBEAT_S = 0.5
-MATCHES_PRESENCE_STALE_S = 2
+MATCHES_PRESENCE_STALE_S = 6  # longer than a restart takes: the restart alone must not end it
 MATCHES_DISCONNECT_GRACE_S = 5
