@@ -13,7 +13,9 @@ from gamekit.base import (
     LeavePolicy,
     Mode,
     NotYourTurnError,
+    Outcome,
     SeatSpec,
+    Termination,
 )
 from gamekit.colours import SEAT_COLOURS, colour_label
 from gamekit.events import Private
@@ -32,8 +34,10 @@ __all__ = [
     "Mode",
     "NotRegistered",
     "NotYourTurnError",
+    "Outcome",
     "Private",
     "SeatSpec",
+    "Termination",
     "colour_label",
     "register",
     "registry",

@@ -17,6 +17,12 @@ game with `private_hands` makes the device pass through a blind handoff between 
 
 The CPU is a policy over a seat's view: the platform hands `cpu_policy` the same `view`
 a person in that seat would get, and nothing else.
+
+Actions reach `apply` bounded by the platform (depth, size, finite 53-bit numbers, clean
+strings) and cleaned by `clean_action`: a game that declares `action_schema` (the keys
+each action type keeps) gets only those keys, and only those are logged. A finished
+game's result reaches the platform typed, as an `Outcome` (`Game.outcome`; by default read
+from `result`'s "places" and "scores").
 """
 
 from __future__ import annotations
@@ -56,6 +62,66 @@ class SeatSpec:
     cpu_level: str | None = None
 
 
+class Termination(StrEnum):
+    """Why a match ended."""
+
+    FINISHED = "finished"  # the game's own end (its rules)
+    RESIGNED = "resigned"  # a player of two resigned
+    ABANDONED = "abandoned"  # two seats and one left: nobody left to play
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished match ended, typed (in the manner of python-chess's `Outcome`).
+
+    `places[seat]`: 1 for first, ties share a place (empty when a game ranks nobody);
+    `scores[seat]`: the game's score per seat, if it keeps one; `termination`: why it ended;
+    `seat`: the seat that ended it (the resigner), if any.
+    """
+
+    places: tuple[int, ...] = ()
+    scores: tuple[float, ...] | None = None
+    termination: Termination = Termination.FINISHED
+    seat: int | None = None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, place in enumerate(self.places) if place == 1)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "type": str(self.termination),
+            "places": list(self.places),
+            "scores": None if self.scores is None else list(self.scores),
+        }
+        if self.seat is not None:
+            data["seat"] = self.seat
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        scores = data.get("scores")
+        return cls(
+            places=tuple(data.get("places") or ()),
+            scores=None if scores is None else tuple(scores),
+            termination=Termination(data.get("type", Termination.FINISHED)),
+            seat=data.get("seat"),
+        )
+
+    @classmethod
+    def from_result(cls, result: Mapping[str, Any]) -> Outcome:
+        """From a `Game.result` dict: its "places" and "scores" when it gives them."""
+        places = result.get("places")
+        scores = result.get("scores")
+        numeric = isinstance(scores, (list, tuple)) and all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) for x in scores
+        )
+        return cls(
+            places=tuple(places) if isinstance(places, (list, tuple)) else (),
+            scores=tuple(scores) if numeric else None,
+        )
+
+
 class LeavePolicy(StrEnum):
     """What happens to a seat whose player leaves, resigns or stays away past the grace."""
 
@@ -73,6 +139,8 @@ class GameError(ValueError):
 
     code: ClassVar[str] = "game_error"
     message: ClassVar[Any] = None
+    # A refused action comes back with the current view, so the client redraws at once.
+    with_view: ClassVar[bool] = True
 
 
 class InvalidActionError(GameError):
@@ -131,6 +199,12 @@ class Game:
     # end, each with its allowed values, e.g. {"monk_rule": ("on", "off")}. Buckets only,
     # never free values; the player count is always allowed (telemetry_settings_schema).
     telemetry_settings: ClassVar[Mapping[str, Sequence[str]]] = {}
+    # The keys each action type may carry besides "type", e.g. {"draw": (), "take": ("card",
+    # "ms")}: only these reach `apply`, the log and the other processes; anything else a
+    # client sends is dropped, and an action type not listed is refused (invalid_action).
+    # None (the default): every key is kept. Either way the platform has already bounded the
+    # action (depth, size, finite 53-bit numbers, clean strings: matches/protocol.py).
+    action_schema: ClassVar[Mapping[str, Sequence[str]] | None] = None
 
     # --- settings -----------------------------------------------------------
 
@@ -170,6 +244,19 @@ class Game:
                 buckets[key] = text
         return buckets
 
+    # --- actions --------------------------------------------------------------
+
+    def clean_action(self, action: Action) -> dict[str, Any]:
+        """The action as the game keeps it (the platform calls this before `apply`): with an
+        `action_schema`, its "type" and the declared keys only. Override for finer checks."""
+        if self.action_schema is None:
+            return dict(action)
+        kind = action.get("type")
+        keys = self.action_schema.get(kind) if isinstance(kind, str) else None
+        if keys is None:
+            raise InvalidActionError("unknown action type")
+        return {"type": kind, **{k: action[k] for k in keys if k in action}}
+
     # --- the engine -----------------------------------------------------------
 
     def new_state(self, settings: Mapping[str, Any], seats: Sequence[SeatSpec], seed: int) -> State:
@@ -195,8 +282,15 @@ class Game:
         raise NotImplementedError
 
     def result(self, state: State) -> dict[str, Any] | None:
-        """None while the game runs; places and scores once it is over."""
+        """None while the game runs; places and scores once it is over (the game's own
+        shape, shown in its view). The platform reads `outcome`."""
         raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game runs; the typed `Outcome` once it is over. The default reads
+        `result`'s "places" and "scores"; a game may override it."""
+        result = self.result(state)
+        return None if result is None else Outcome.from_result(result)
 
     def cpu_policy(
         self, view: Mapping[str, Any], seat: int, level: str, rng: random.Random

@@ -45,63 +45,97 @@ a bad frame gets an error frame and the connection and match carry on.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
-import re
 import time
 from http.cookies import SimpleCookie
 from typing import Any
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.utils import await_many_dispatch
 from django.conf import settings
+from django.db import DatabaseError, InterfaceError
 from django.utils import translation
 
 from gamekit import GameError
-from matches import frames, services
+from matches import frames, protocol, services, snapshots
 from matches.dbcall import db_call
 from matches.driver import driver
-from matches.errors import MatchError, message_for, message_of
+from matches.errors import MatchError, message_for, message_of, with_view
+from matches.protocol import PROTOCOL_VERSION, BadFrame
 from matches.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
 
-PROTOCOL_VERSION = 1
 SEAT_COOKIE = "seat_token"
-ACTION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
-# Errors that come with the current view so the client can redraw at once.
-WITH_VIEW = {
-    "stale",
-    "not_your_turn",
-    "illegal_action",
-    "invalid_action",
-    "game_error",
-    "game_over",
-    "finished",
-    "not_started",
-}
+# While the channel layer (Redis) is down: how often a socket tries to rejoin its group.
+LAYER_RETRY_S = 0.5
 
 
-class BadFrame(Exception):
-    def __init__(self, code: str):
-        super().__init__(code)
-        self.code = code
-
-
-def _reject_constant(name: str) -> Any:
-    raise BadFrame("bad_json")  # NaN / Infinity are not JSON
-
-
-def _int(value: Any, optional: bool = True) -> int | None:
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**31:
-        raise BadFrame("bad_message")
-    return value
+def clock() -> float:
+    """The rate limit's clock (tests replace it to control time)."""
+    return time.monotonic()
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
+    async def __call__(self, scope, receive, send):
+        """Channels' `__call__`, with a channel-layer receive that survives the layer going
+        away (Redis down): the socket stays open, frames are still answered from the
+        database, and when the layer returns the socket rejoins its group and resyncs."""
+        self.scope = scope
+        self.channel_layer = None
+        self.channel_name = None
+        self.layer_down = False
+        from channels.layers import get_channel_layer
+
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.channel_name = await self.channel_layer.new_channel()
+        self.channel_receive = self._channel_receive
+        self.base_send = send
+        with contextlib.suppress(StopConsumer):
+            await await_many_dispatch([receive, self.channel_receive], self.dispatch)
+
+    async def _channel_receive(self) -> dict[str, Any]:
+        while True:
+            try:
+                return await self.channel_layer.receive(self.channel_name)
+            except (asyncio.CancelledError, StopConsumer):
+                raise
+            except Exception as exc:
+                await self._layer_lost(exc)
+
+    async def _layer_lost(self, exc: Exception) -> None:
+        """Wait for the channel layer to come back, then rejoin the group and resync."""
+        if not self.layer_down:
+            self.layer_down = True
+            log.warning("channel layer unavailable: %s", type(exc).__name__)
+            # The client is told its table may lag (moves still go through the database).
+            with contextlib.suppress(Exception):
+                await self.send_json({"type": "lag", "lagging": True})
+        while True:
+            await asyncio.sleep(LAYER_RETRY_S)
+            try:
+                if self.joined:
+                    # Redis lost its memory too: the group membership must be made again.
+                    await self.channel_layer.group_add(
+                        services.group_name(self.match_id), self.channel_name
+                    )
+                else:  # not in a group yet: just see whether the layer answers
+                    await self.channel_layer.group_discard("matches.probe", self.channel_name)
+            except Exception:
+                continue
+            break
+        self.layer_down = False
+        with contextlib.suppress(Exception):
+            await self.send_json({"type": "lag", "lagging": False})
+            if self.joined:
+                with translation.override(self.lang):
+                    await self.push()  # fresh from the database: what the notices missed
+
     async def connect(self) -> None:
         self.match_id = str(self.scope["url_route"]["kwargs"]["match_id"])
         self.held: list[int] = []
@@ -109,13 +143,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # Shared device, private hands: (seat, ms) of the last "show me" (frames.Viewer).
         self.revealed: tuple[int, int] | None = None
         self.joined = False
+        self.closed = False
         self.sent_seq: int | None = None
         self.last_room: Any = None
-        self.seen_snapshot: frames.Snapshot | None = None  # the last one a frame came from
+        self.seen_snapshot: snapshots.Snapshot | None = None  # the last one a frame came from
         self.lang = self._language()
-        self.bucket = TokenBucket(services.conf("RATE_PER_S", 20), services.conf("RATE_BURST", 40))
+        self.bucket = TokenBucket(
+            services.conf("RATE_PER_S", 20), services.conf("RATE_BURST", 40), lambda: clock()
+        )
         self.last_limit_error = 0.0
-        self.last_heartbeat = 0.0
+        self.dropped: list[str] = []  # action ids dropped by the rate limit, not yet told
+        self.dropped_flush: asyncio.TimerHandle | None = None
         await self.accept()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -131,12 +169,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def disconnect(self, code: int) -> None:
+        self.closed = True
+        if self.dropped_flush is not None:
+            self.dropped_flush.cancel()
         if self.joined:
-            await self.channel_layer.group_discard(
-                services.group_name(self.match_id), self.channel_name
-            )
+            driver.closed(self.match_id, self.held)
+            with contextlib.suppress(Exception):  # the layer may be down: nothing to undo
+                await self.channel_layer.group_discard(
+                    services.group_name(self.match_id), self.channel_name
+                )
             if self.held:
-                with contextlib.suppress(MatchError):
+                with contextlib.suppress(MatchError, DatabaseError):
                     await self.call(services.presence, self.match_id, self.held, -1)
 
     # --- frames in ---------------------------------------------------------------------
@@ -146,12 +189,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         with translation.override(self.lang):
             try:
                 await self._receive(text_data, bytes_data)
-            except BadFrame as exc:
-                await self.send_error(exc.code, ref=self.ref)
             except (MatchError, GameError) as exc:
-                await self.send_error(
-                    exc.code, self.ref, self.error_text(exc), view=isinstance(exc, GameError)
-                )
+                await self.send_refusal(exc, self.ref)
+            except (DatabaseError, InterfaceError) as exc:
+                # The database is unreachable: nothing was applied; the client may retry.
+                log.warning("match consumer: database unavailable (%s)", type(exc).__name__)
+                await self.send_refusal(MatchError("unavailable"), self.ref)
             except Exception as exc:  # never lose the connection over one frame
                 tb = exc.__traceback__
                 while tb and tb.tb_next:
@@ -163,42 +206,53 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
         if not self.bucket.take():
-            now = time.monotonic()
-            if now - self.last_limit_error >= 1:  # one notice a second, not one per frame
-                self.last_limit_error = now
-                raise BadFrame("rate_limited")
+            await self._rate_limited(text_data)
             return
-        if text_data is None:
-            raise BadFrame("binary_not_supported")
-        limit = services.conf("MAX_FRAME_BYTES", 8192)
-        if len(text_data) > limit or len(text_data.encode()) > limit:
-            raise BadFrame("frame_too_large")
-        try:
-            message = json.loads(text_data, parse_constant=_reject_constant)
-        except (ValueError, RecursionError):
-            raise BadFrame("bad_json") from None
-        if not isinstance(message, dict):
-            raise BadFrame("bad_message")
-        ref = message.get("action_id")
-        if isinstance(ref, str) and ACTION_ID.match(ref):
-            self.ref = ref
-        kind = message.get("type")
-        if not isinstance(kind, str):
-            raise BadFrame("bad_message")
-        handler = self.HANDLERS.get(kind)
+        message = protocol.parse(text_data)
+        self.ref = protocol.action_id(message)
+        handler = self.HANDLERS.get(message["type"])
         if handler is None:
             raise BadFrame("unknown_type")
-        if kind != "hello" and not self.joined:
+        if message["type"] != "hello" and not self.joined:
             raise BadFrame("hello_first")
         await handler(self, message)
+
+    async def _rate_limited(self, text_data: str | None) -> None:
+        """A frame over the rate is dropped unread, except for its action id: the client is
+        told which actions were dropped (`dropped`), at most once a second."""
+        with contextlib.suppress(Exception):
+            if text_data and len(text_data) <= services.conf("MAX_FRAME_BYTES", 8192):
+                ref = protocol.action_id(json.loads(text_data))
+                if ref is not None and len(self.dropped) < 64:
+                    self.dropped.append(ref)
+        wait = 1 - (clock() - self.last_limit_error)
+        if wait <= 0:
+            await self._tell_dropped()
+        elif self.dropped and self.dropped_flush is None:  # dropped acts are told within 1 s
+            loop = asyncio.get_running_loop()
+            self.dropped_flush = loop.call_later(
+                wait, lambda: asyncio.ensure_future(self._tell_dropped())
+            )
+
+    async def _tell_dropped(self) -> None:
+        self.dropped_flush = None
+        self.last_limit_error = clock()
+        dropped, self.dropped = self.dropped, []
+        error: dict[str, Any] = {
+            "type": "error",
+            "code": "rate_limited",
+            "message": message_for("rate_limited"),
+            "dropped": dropped,
+        }
+        if dropped:
+            error["ref"] = dropped[0]
+        await self.send_json(error)
 
     async def on_hello(self, message: dict[str, Any]) -> None:
         if self.joined:
             raise BadFrame("bad_message")
-        version = message.get("v", PROTOCOL_VERSION)
-        if version != PROTOCOL_VERSION:
-            raise BadFrame("unsupported_version")
-        since = _int(message.get("since"))
+        protocol.version(message)
+        since = protocol.seat_number(message.get("since"))
         lang = message.get("lang")
         if isinstance(lang, str) and lang in dict(settings.LANGUAGES):
             self.lang = lang
@@ -216,7 +270,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.token = token
         self.joined = True
         self.sent_seq = since
-        await self.channel_layer.group_add(services.group_name(self.match_id), self.channel_name)
+        driver.opened(self.match_id, held)
+        try:
+            await self.channel_layer.group_add(
+                services.group_name(self.match_id), self.channel_name
+            )
+        except Exception as exc:
+            # Redis is down: the socket works from the database. The channel receive fails
+            # too, and its recovery (_layer_lost) joins the group once the layer is back.
+            log.warning("could not join a match group: %s", type(exc).__name__)
         seq = None
         if held:
             seq = await self.call(services.presence, self.match_id, held, +1)
@@ -234,14 +296,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return services.token_seats(self.match_id, token)
 
     async def on_act(self, message: dict[str, Any]) -> None:
-        action = message.get("action")
         action_id = message.get("action_id")
-        if not isinstance(action, dict):
+        if not isinstance(action_id, str) or not protocol.ACTION_ID.match(action_id):
             raise BadFrame("bad_message")
-        if not isinstance(action_id, str) or not ACTION_ID.match(action_id):
-            raise BadFrame("bad_message")
-        seat = _int(message.get("seat"))
-        expected = _int(message.get("seq"))
+        action = protocol.check_action(message.get("action"))
+        seat = protocol.seat_number(message.get("seat"))
+        expected = protocol.seat_number(message.get("seq"))
         if not self.held:
             raise MatchError("spectator")
         try:
@@ -255,9 +315,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 expected_seq=expected,
             )
         except (MatchError, GameError) as exc:
-            await self.send_error(
-                exc.code, action_id, self.error_text(exc), view=isinstance(exc, GameError)
-            )
+            await self.send_refusal(exc, action_id)
             await self.push()
             return
         await self.push(min_seq=applied.seq)
@@ -271,24 +329,22 @@ class MatchConsumer(AsyncWebsocketConsumer):
         )
 
     async def on_resync(self, message: dict[str, Any]) -> None:
-        since = _int(message.get("since"))
+        since = protocol.seat_number(message.get("since"))
         self.sent_seq = since
         await self.push(force=True)
 
     async def on_ping(self, message: dict[str, Any]) -> None:
-        t = message.get("t")
-        if t is not None and not isinstance(t, (int, float, str)):
-            raise BadFrame("bad_message")
-        seq = await db_call(self._heartbeat)()
+        t = protocol.ping_echo(message.get("t"))
+        snap = snapshots.peek(self.match_id)
+        if snap is not None and self.sent_seq is not None and snap.match.seq <= self.sent_seq:
+            seq = snap.match.seq  # nothing new in this process: no database read
+        else:
+            seq = await db_call(self._current_seq)()
         await self.send_json({"type": "pong", "t": t, "seq": seq})
 
-    def _heartbeat(self) -> int:
+    def _current_seq(self) -> int:
         from matches.models import Match
 
-        now = time.monotonic()
-        if self.held and now - self.last_heartbeat > 5:
-            self.last_heartbeat = now
-            services.heartbeat(self.match_id, self.held)
         return Match.objects.filter(pk=self.match_id).values_list("seq", flat=True).first() or 0
 
     async def on_start(self, message: dict[str, Any]) -> None:
@@ -296,19 +352,29 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.push()
 
     async def on_resign(self, message: dict[str, Any]) -> None:
-        seat = _int(message.get("seat"))
+        seat = protocol.seat_number(message.get("seat"))
         await self.call(services.resign, self.match_id, self.held, seat)
         await self.push()
 
     async def on_leave(self, message: dict[str, Any]) -> None:
-        seat = _int(message.get("seat"))
+        seat = protocol.seat_number(message.get("seat"))
         await self.call(services.leave, self.match_id, self.held, seat)
-        # A seat handed to the CPU is no longer this token's; a player who is out keeps it.
-        self.held = await db_call(services.token_seats)(self.match_id, self.token)
+        await self.refresh_held()
         await self.push()
 
+    async def refresh_held(self) -> None:
+        """A seat handed to the CPU is no longer this token's; a player who is out keeps it."""
+        held = await db_call(services.token_seats)(self.match_id, self.token)
+        if held != self.held:
+            self._hold(held)
+
+    def _hold(self, held: list[int]) -> None:
+        driver.closed(self.match_id, self.held)
+        driver.opened(self.match_id, held)
+        self.held = held
+
     async def on_reveal(self, message: dict[str, Any]) -> None:
-        seat = _int(message.get("seat"), optional=False)
+        seat = protocol.seat_number(message.get("seat"), optional=False)
         if seat not in self.held:
             raise MatchError("not_your_seat")
         self.revealed = (seat, int(time.time() * 1000))
@@ -347,13 +413,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         tag = message.get("presence")
         tag = tag if isinstance(tag, str) else None
         if isinstance(message.get("move"), dict):
-            frames.catch_up(self.match_id, message["move"])
+            snapshots.catch_up(self.match_id, message["move"])
         if self.sent_seq is not None and seq <= self.sent_seq and not tag:
             return
         seen = self.seen_snapshot
         if (
             seen is not None
-            and frames.peek(self.match_id) is seen
+            and snapshots.peek(self.match_id) is seen
             and seq <= seen.match.seq
             and (tag is None or tag in seen.tags)
         ):
@@ -362,7 +428,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.push(min_seq=seq, tag=tag)
 
     def error_text(self, exc: Exception) -> str:
-        snap = frames.peek(self.match_id)  # which game: any snapshot of the match will do
+        snap = snapshots.peek(self.match_id)  # which game: any snapshot of the match will do
         return message_of(exc, services.get_game(snap.match) if snap else None)
 
     def viewer(self) -> frames.Viewer:
@@ -378,7 +444,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if min_seq is not None:  # the common case: no database, no thread hop
             # Taken before the frame is built: if the cache moves on meanwhile, the next
             # notice is answered again (never skipped on a snapshot this frame did not show).
-            self.seen_snapshot = frames.peek(self.match_id)
+            self.seen_snapshot = snapshots.peek(self.match_id)
             frame = frames.cached_frame(
                 self.match_id, self.viewer(), self.sent_seq, min_seq, tag, lang=self.lang
             )
@@ -395,6 +461,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
             )
         room = frame["match"]
         driver.schedule(self.match_id, frame["seq"], room.get("due_in_ms"))
+        if self.held:
+            # The frame was built for the seats this socket still holds (a seat handed to
+            # the CPU is no longer its own): act and room operations use those from now on.
+            yours = [s["index"] for s in room["seats"] if s["yours"]]
+            if yours != self.held:
+                self._hold(yours)
         if force or self.sent_seq is None or frame["seq"] > self.sent_seq:
             self.sent_seq = frame["seq"]
             self.last_room = room
@@ -403,6 +475,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.last_room = room
             await self.send_json({"type": "room", "seq": frame["seq"], "match": room})
         return frame
+
+    async def send_refusal(self, exc: Exception, ref: str | None) -> None:
+        await self.send_error(exc.code, ref, self.error_text(exc), view=with_view(exc))
 
     async def send_error(
         self, code: str, ref: str | None = None, message: str | None = None, view: bool = False
@@ -414,7 +489,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         }
         if ref is not None:
             error["ref"] = ref
-        if (view or code in WITH_VIEW) and self.joined:
+        if code == "unavailable":
+            error["retry_ms"] = 1000
+        if view and self.joined:
             frame = await db_call(frames.build_frame)(
                 self.match_id, self.viewer(), None, fresh=True
             )
@@ -424,7 +501,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send_json(error)
 
     async def send_json(self, content: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(content, ensure_ascii=False, separators=(",", ":")))
+        if self.closed:
+            return  # a notice or a timer racing the close: nothing to send to
+        text = json.dumps(content, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        try:
+            await self.send(text_data=text)
+        except Exception as exc:  # the socket closed under us (the server says so its way)
+            self.closed = True
+            log.info("match socket closed while sending: %s", type(exc).__name__)
 
     # --- helpers -----------------------------------------------------------------------
 

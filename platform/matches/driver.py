@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import Counter
+from datetime import timedelta
 
 from matches import services
 from matches.dbcall import db_call
@@ -26,8 +28,21 @@ log = logging.getLogger(__name__)
 
 
 class LocalDriver:
+    """Per-process timers, and the leases of the seats this process has sockets for.
+
+    Presence expires by itself: while a socket is open, this process renews its seats'
+    leases every `MATCHES_PRESENCE_HEARTBEAT_S` (5 s) and sweeps (expired leases, overdue
+    matches). A process that dies stops renewing; any other process's sweep (or Celery
+    beat's) then counts those seats as gone from their last renewal, so the 45 s rule
+    starts for them on every setup, the embedded one included.
+    """
+
     def __init__(self) -> None:
         self._timers: dict[str, tuple[int, float, asyncio.TimerHandle]] = {}
+        self._held: dict[str, Counter[int]] = {}  # match -> seat -> open sockets
+        self._sockets = 0
+        self._keeper: asyncio.Task | None = None
+        self.beats = 0  # lease renewals done (tests wait on it instead of sleeping)
 
     def schedule(self, match_id: str, seq: int, due_in_ms: int | None) -> None:
         if not services.conf("INPROCESS_DRIVER", True):
@@ -55,6 +70,51 @@ class LocalDriver:
         for _seq, _when, handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
+        if self._keeper is not None:
+            self._keeper.cancel()
+            self._keeper = None
+        self._held.clear()
+        self._sockets = 0
+
+    # --- leases -------------------------------------------------------------------------
+
+    def opened(self, match_id: str, seats: list[int]) -> None:
+        """A socket of this process joined a match holding `seats` (none: a spectator)."""
+        self._sockets += 1
+        counter = self._held.setdefault(match_id, Counter())
+        counter.update(seats)
+        if self._keeper is None or self._keeper.done():
+            self._keeper = asyncio.get_running_loop().create_task(self._keep())
+
+    def closed(self, match_id: str, seats: list[int]) -> None:
+        self._sockets = max(0, self._sockets - 1)
+        counter = self._held.get(match_id)
+        if counter is not None:
+            counter.subtract(seats)
+            if not +counter:
+                del self._held[match_id]
+        if self._sockets == 0 and self._keeper is not None:
+            self._keeper.cancel()  # nothing to renew; the next socket starts it again
+            self._keeper = None
+
+    def held(self) -> dict[str, list[int]]:
+        return {m: [i for i, n in c.items() if n > 0] for m, c in self._held.items()}
+
+    async def _keep(self) -> None:
+        while True:
+            await asyncio.sleep(services.heartbeat_interval())
+            try:
+                await db_call(services.renew_leases)(self.held())
+                self.beats += 1
+                if services.conf("INPROCESS_DRIVER", True):
+                    _moved, notices = await db_call(services.collecting_notices(services.sweep))(
+                        timedelta(seconds=1)
+                    )
+                    await services.send_notices(notices)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database is down: try again next beat
+                log.warning("presence heartbeat failed: %s", type(exc).__name__)
 
     async def _fire(self, match_id: str, seq: int) -> None:
         current = self._timers.get(match_id)

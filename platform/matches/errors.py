@@ -1,38 +1,113 @@
-"""Typed errors of the match server. Every one has a code and a readable message."""
+"""Typed errors of the match server. Every code is a class carrying its readable text and
+whether the current view comes with it (`with_view`: the client can redraw at once).
+
+`MatchError("stale")` builds the class registered for that code (`Stale`), so callers may
+name a code or raise the class; `except MatchError` catches all of them.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.utils.translation import gettext_lazy as _
 
-# Readable texts for every error code a client may receive (games' codes included).
-MESSAGES = {
-    "bad_json": _("The message is not valid JSON."),
-    "bad_message": _("The message is missing a field or has a field of the wrong kind."),
-    "binary_not_supported": _("Only text messages are accepted."),
-    "frame_too_large": _("The message is too long."),
-    "rate_limited": _("Too many messages: please slow down."),
-    "unknown_type": _("Unknown message type."),
-    "unsupported_version": _("This version of the protocol is not supported: reload the page."),
-    "hello_first": _("Say hello first."),
-    "not_found": _("This match does not exist."),
-    "bad_token": _("This seat token is not valid for this match."),
-    "spectator": _("Spectators cannot act."),
-    "not_your_seat": _("You do not hold that seat."),
-    "choose_seat": _("Say which of your seats acts."),
-    "stale": _("The game has moved on: here is the current table."),
-    "not_started": _("The match has not started yet."),
-    "finished": _("The match is over."),
-    "room_full": _("Every seat is taken: you can watch."),
-    "bad_invite": _("This invitation is no longer valid."),
-    "not_owner": _("Only the player who made the room can do that."),
-    "not_waiting": _("The match has already started."),
-    "not_allowed": _("That is not possible in this match."),
-    "duplicate_action_id": _("That action id was already used for another move."),
-    "no_handoff": _("That seat is not the one this device is being passed to."),
-    "server_error": _("Something went wrong on the server; the match is safe."),
-    # gamekit.GameError codes
+
+class MatchError(Exception):
+    """A refused request. Nothing changed."""
+
+    code: ClassVar[str] = "server_error"
+    text: ClassVar[Any] = _("Something went wrong on the server; the match is safe.")
+    with_view: ClassVar[bool] = False
+    # Retryable: nothing went wrong with the request, the server cannot take it just now.
+    retry: ClassVar[bool] = False
+    registry: ClassVar[dict[str, type[MatchError]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "code" in cls.__dict__:
+            MatchError.registry[cls.code] = cls
+
+    def __new__(cls, code: str | None = None, detail: str = "") -> MatchError:
+        if cls is MatchError and code in MatchError.registry:
+            cls = MatchError.registry[code]
+        return super().__new__(cls)
+
+    def __init__(self, code: str | None = None, detail: str = ""):
+        code = code or type(self).code
+        super().__init__(code)
+        self.code = code
+        self.detail = detail  # for logs and tests, never shown to people
+
+    @property
+    def message(self) -> str:
+        return message_for(self.code)
+
+
+def _code(name: str, code: str, text: Any, with_view: bool = False, retry: bool = False) -> type:
+    cls = type(name, (MatchError,), {"code": code, "text": text, "with_view": with_view})
+    cls.retry = retry
+    cls.__module__ = __name__
+    return cls
+
+
+# The frame itself
+BadJson = _code("BadJson", "bad_json", _("The message is not valid JSON."))
+BadMessage = _code(
+    "BadMessage",
+    "bad_message",
+    _("The message is missing a field or has a field of the wrong kind."),
+)
+BinaryNotSupported = _code(
+    "BinaryNotSupported", "binary_not_supported", _("Only text messages are accepted.")
+)
+FrameTooLarge = _code("FrameTooLarge", "frame_too_large", _("The message is too long."))
+RateLimited = _code("RateLimited", "rate_limited", _("Too many messages: please slow down."))
+UnknownType = _code("UnknownType", "unknown_type", _("Unknown message type."))
+UnsupportedVersion = _code(
+    "UnsupportedVersion",
+    "unsupported_version",
+    _("This version of the protocol is not supported: reload the page."),
+)
+HelloFirst = _code("HelloFirst", "hello_first", _("Say hello first."))
+# Who is asking
+NotFound = _code("NotFound", "not_found", _("This match does not exist."))
+BadToken = _code("BadToken", "bad_token", _("This seat token is not valid for this match."))
+Spectator = _code("Spectator", "spectator", _("Spectators cannot act."))
+NotYourSeat = _code("NotYourSeat", "not_your_seat", _("You do not hold that seat."))
+ChooseSeat = _code("ChooseSeat", "choose_seat", _("Say which of your seats acts."))
+# Where the match is
+Stale = _code(
+    "Stale", "stale", _("The game has moved on: here is the current table."), with_view=True
+)
+NotStarted = _code("NotStarted", "not_started", _("The match has not started yet."), with_view=True)
+Finished = _code("Finished", "finished", _("The match is over."), with_view=True)
+# Rooms
+RoomFull = _code("RoomFull", "room_full", _("Every seat is taken: you can watch."))
+BadInvite = _code("BadInvite", "bad_invite", _("This invitation is no longer valid."))
+NotOwner = _code("NotOwner", "not_owner", _("Only the player who made the room can do that."))
+NotWaiting = _code("NotWaiting", "not_waiting", _("The match has already started."))
+NotAllowed = _code("NotAllowed", "not_allowed", _("That is not possible in this match."))
+DuplicateActionId = _code(
+    "DuplicateActionId",
+    "duplicate_action_id",
+    _("That action id was already used for another move."),
+)
+NoHandoff = _code(
+    "NoHandoff", "no_handoff", _("That seat is not the one this device is being passed to.")
+)
+Unavailable = _code(
+    "Unavailable",
+    "unavailable",
+    _("The server cannot take that just now: try again in a moment."),
+    retry=True,
+)
+ServerError = _code(
+    "ServerError", "server_error", _("Something went wrong on the server; the match is safe.")
+)
+
+# The readable texts of gamekit's own GameError codes (a pure engine carries no translation;
+# a game's own codes bring theirs: `GameError.message` or `Game.error_messages`).
+GAME_MESSAGES = {
     "game_error": _("The game refused that action."),
     "invalid_action": _("That action is not understood by this game."),
     "illegal_action": _("The rules do not allow that now."),
@@ -40,9 +115,12 @@ MESSAGES = {
     "game_over": _("The game is over."),
 }
 
+# Every code a client may receive, with its text (the system checks and tests read it).
+MESSAGES = {**{code: cls.text for code, cls in MatchError.registry.items()}, **GAME_MESSAGES}
+
 
 def message_for(code: str) -> str:
-    return str(MESSAGES.get(code, MESSAGES["game_error"]))
+    return str(MESSAGES.get(code, GAME_MESSAGES["game_error"]))
 
 
 def message_of(exc: Exception, game: Any = None) -> str:
@@ -55,14 +133,6 @@ def message_of(exc: Exception, game: Any = None) -> str:
     return str(own) if own else message_for(code)
 
 
-class MatchError(Exception):
-    """A refused request. Nothing changed."""
-
-    def __init__(self, code: str, detail: str = ""):
-        super().__init__(code)
-        self.code = code
-        self.detail = detail  # for logs and tests, never shown to people
-
-    @property
-    def message(self) -> str:
-        return message_for(self.code)
+def with_view(exc: Exception) -> bool:
+    """Whether the refusal comes with the current view (its class says so)."""
+    return bool(getattr(type(exc), "with_view", False))

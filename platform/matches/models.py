@@ -8,11 +8,18 @@ tokens never leave the server: tokens are stored as SHA-256 hashes only.
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.db import models
 from django.db.models import Q
 
 from gamekit import colour_label
+
+
+def group_name(match_id: Any) -> str:
+    """The channel-layer group of a match's sockets (the one place it is spelled)."""
+    hex_id = match_id.hex if hasattr(match_id, "hex") else str(match_id).replace("-", "")
+    return f"match.{hex_id}"
 
 
 class Match(models.Model):
@@ -55,7 +62,7 @@ class Match(models.Model):
 
     @property
     def group_name(self) -> str:
-        return f"match.{self.id.hex}"
+        return group_name(self.id)
 
 
 class Seat(models.Model):

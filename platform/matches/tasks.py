@@ -3,32 +3,28 @@
 `advance_match` is queued with an ETA whenever a commit leaves a server-side move
 due (MATCHES_CELERY on). `sweep_stalled_matches` runs from Celery beat and moves
 any match whose due time passed without anyone acting (a lost task, a restart).
-Both go through `services.advance`, which re-checks `seq` under the row lock.
+Both go through `moves.advance`, which re-checks `seq` under the row lock.
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from celery import shared_task
 
-from matches import services
+from matches import moves
+from matches.clock import conf
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True, soft_time_limit=30)
 def advance_match(match_id: str, seq: int) -> int | None:
-    return services.advance(match_id, expected_seq=seq)
+    return moves.advance(match_id, expected_seq=seq)
 
 
 @shared_task(ignore_result=True, soft_time_limit=300)
 def sweep_stalled_matches() -> int:
     """Advance overdue matches; returns how many moves it played."""
-    moved = 0
-    stall = timedelta(seconds=services.conf("STALL_S", 10))
-    for match_id, _seq in services.due_matches(stall):
-        # Several due moves in a row (e.g. CPU after CPU) are played one by one.
-        for _ in range(50):
-            if services.advance(match_id) is None:
-                break
-            moved += 1
-    return moved
+    return moves.sweep(timedelta(seconds=conf("STALL_S", 10)))

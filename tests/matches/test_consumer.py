@@ -10,7 +10,7 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 
-from matches import services
+from matches import consumers, services
 from matches.models import Action, Match
 from tests.matches.helpers import Client, a_legal_action, create, load
 
@@ -233,19 +233,25 @@ async def test_the_seat_cookie_authenticates_the_socket():
     await client.close()
 
 
-async def test_flood_is_rate_limited_and_the_connection_survives(settings):
+async def test_flood_is_rate_limited_and_the_connection_survives(settings, monkeypatch):
     settings.MATCHES_RATE_PER_S = 5
     settings.MATCHES_RATE_BURST = 10
+    now = [1000.0]  # the rate limit's clock, moved by the test only
+    monkeypatch.setattr(consumers, "clock", lambda: now[0])
     match, token = await make(mode="cpu")
     client = Client(match.id, token)
-    await client.connect()
+    await client.connect()  # the hello took one of the 10
     for i in range(60):
         await client.send({"type": "ping", "t": i})
-    await client.drain(quiet=0.3)
-    pongs = [f for f in client.frames if f["type"] == "pong"]
+    # A dropped act is named within a second: once it is, every ping before it was handled.
+    await client.send({"type": "act", "action": {"type": "draw"}, "action_id": "marker"})
+    told = await client.until(lambda f: f.get("code") == "rate_limited" and f["dropped"])
+    assert told["dropped"] == ["marker"] and told["ref"] == "marker"
+    pongs = [f["t"] for f in client.frames if f["type"] == "pong"]
     limited = [f for f in client.frames if f.get("code") == "rate_limited"]
-    assert 5 <= len(pongs) < 20 and len(limited) >= 1
-    await asyncio.sleep(0.5)
+    assert pongs == list(range(9))  # the burst, then nothing while time stood still
+    assert len(limited) == 2  # one notice for the 51 pings dropped, one naming the act
+    now[0] += 1  # a second later: 5 more frames allowed
     await client.send({"type": "ping", "t": "after"})
     assert (await client.until(lambda f: f["type"] == "pong"))["t"] == "after"
     await client.close()
@@ -434,8 +440,10 @@ async def test_a_dropped_player_is_played_by_the_cpu_after_the_grace_then_return
     )
     if red.room["to_act"] == [0]:
         await red.send({"type": "act", "action": {"type": "draw"}, "action_id": "r2"})
-    await back.until(lambda f: f["type"] == "state" and f["match"]["to_act"] == [1])
-    await asyncio.sleep(0.8)  # past the grace: no CPU move for a player who is here
+    turn = await back.until(lambda f: f["type"] == "state" and f["match"]["to_act"] == [1])
+    # A player who is here: nothing is scheduled for their turn, in the frame or the row.
+    assert turn["match"]["due_in_ms"] is None
+    assert (await db(Match.objects.get)(pk=match.id)).due_at is None
     await back.send({"type": "act", "action": {"type": "draw"}, "action_id": "b-back"})
     assert (await back.until(lambda f: f["type"] in ("ack", "error")))["type"] == "ack"
     timeouts = await db(lambda: Action.objects.filter(match=match, actor="timeout").count())()

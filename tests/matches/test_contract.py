@@ -123,10 +123,10 @@ def fixed_deal():
 
 
 def test_a_game_may_fix_its_seed_and_deal_anew_on_play_again(fixed_deal):
-    one, _ = create("fixeddeal", mode="hotseat", number=12345)
+    one, token = create("fixeddeal", mode="hotseat", number=12345)
     two, _ = create("fixeddeal", mode="hotseat", number=12345)
     assert one.seed == two.seed == 12345 and one.state == two.state
     one.status = Match.Status.FINISHED
     one.save()
-    nxt, _token = services.rematch(one.id, None)
+    nxt, _token = services.rematch(one.id, token)
     assert "number" not in nxt.settings and nxt.seed != 12345

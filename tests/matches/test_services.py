@@ -12,7 +12,7 @@ from django.db import connection
 from django.utils import timezone
 
 import gamekit
-from matches import frames, services, store, tasks
+from matches import frames, log, services, snapshots, tasks, tokens
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
 from tests.matches.helpers import a_legal_action, create, load
@@ -64,13 +64,13 @@ def test_create_cpu_match_stores_only_a_hash_of_the_token():
 
 def test_token_comparison_is_constant_time(monkeypatch):
     calls = []
-    real = services.hmac.compare_digest
+    real = tokens.hmac.compare_digest
 
     def spy(a, b):
         calls.append(1)
         return real(a, b)
 
-    monkeypatch.setattr(services.hmac, "compare_digest", spy)
+    monkeypatch.setattr(tokens.hmac, "compare_digest", spy)
     match, token = create(mode="friend", players=3)
     assert services.token_seats(match.id, token) == [0]
     assert len(calls) == 3  # every seat is compared, not just until a hit
@@ -198,7 +198,9 @@ def test_resign_with_two_players_leave_with_three():
     services.resign(two.id, [1])
     two = Match.objects.get(pk=two.id)
     assert two.status == Match.Status.FINISHED
-    assert two.outcome == {"type": "resigned", "seat": 1}
+    outcome = gamekit.Outcome.from_json(two.outcome)
+    assert outcome == gamekit.Outcome((1, 2), None, gamekit.Termination.RESIGNED, seat=1)
+    assert outcome.winners == (0,)
 
     three, _token = create(mode="friend", players=3)
     services.join(three.invite_code)
@@ -276,9 +278,9 @@ def test_sweeper_moves_stalled_matches():
 def test_commits_queue_a_celery_task_with_the_due_time(settings, monkeypatch):
     settings.MATCHES_CELERY = True
     queued = []
-    monkeypatch.setattr(
-        tasks.advance_match, "apply_async", lambda args, eta: queued.append((args, eta))
-    )
+    from config.celery import app
+
+    monkeypatch.setattr(app, "send_task", lambda name, args, eta: queued.append((args, eta)))
     match, _token = create(mode="cpu")
     services.submit_action(match.id, [0], {"type": "draw"})
     match = Match.objects.get(pk=match.id)
@@ -322,12 +324,12 @@ def test_a_realtime_game_where_several_seats_act_at_once_runs_through_the_same_p
 
 def hidden_behind(match_id, stale):
     """Put back a snapshot from before a move, as a process that missed that move has it."""
-    frames._store(stale)
+    snapshots.put(stale)
 
 
 def test_a_move_made_by_another_process_is_noticed_under_the_lock():
     match, _token = create(mode="hotseat")
-    stale = frames.current(match.id)
+    stale = snapshots.current(match.id)
     first = services.submit_action(match.id, [0, 1], {"type": "draw"}, action_id="there")
     hidden_behind(match.id, stale)
     _m, state = load(match.id)
@@ -354,8 +356,8 @@ def test_a_retry_older_than_the_snapshot_rows_is_still_applied_once():
     first = services.submit_action(match.id, [0, 1], {"type": "draw"}, action_id="early")
     for n in range(3):
         services.submit_action(match.id, [0, 1], {"type": "draw"}, action_id=f"later{n}")
-    snap = frames.current(match.id)
-    frames._store(dataclasses.replace(snap, rows=[]))  # the id is no longer in memory
+    snap = snapshots.current(match.id)
+    snapshots.put(dataclasses.replace(snap, rows=[]))  # the id is no longer in memory
     again = services.submit_action(match.id, [0, 1], {"type": "draw"}, action_id="early")
     assert again == services.Applied(first.seq, duplicate=True)
     assert Match.objects.get(pk=match.id).seq == snap.match.seq  # the unique constraint held
@@ -368,7 +370,7 @@ def test_seats_read_by_the_move_path_equal_the_orms():
     services.presence(match.id, [1], +1)
     services.presence(match.id, [1], -1)
     fields = [f.attname for f in Seat._meta.concrete_fields]
-    fast = [{f: getattr(s, f) for f in fields} for s in store.seats(match.id)]
+    fast = [{f: getattr(s, f) for f in fields} for s in log.read_seats(match.id)]
     orm = [{f: getattr(s, f) for f in fields} for s in Seat.objects.filter(match=match)]
     assert fast == orm
     assert fast[0]["is_owner"] is True and fast[1]["disconnected_since"] is not None
@@ -378,7 +380,7 @@ def test_seats_read_by_the_move_path_equal_the_orms():
 def test_a_presence_change_refreshes_this_process_snapshot_without_a_read():
     match, _token = create(mode="friend")
     services.join(match.invite_code)  # two players: the match starts
-    frames.current(match.id)
+    snapshots.current(match.id)
     seq, notices = services.collecting_notices(services.presence)(match.id, [1], +1)
     ((_group, message),) = notices
     # The other sockets of this process answer the notice from memory (no database call).
@@ -389,14 +391,14 @@ def test_a_presence_change_refreshes_this_process_snapshot_without_a_read():
 
 def test_another_process_follows_a_move_from_its_notice_without_a_read():
     match, _token = create(mode="hotseat", turns=20)
-    behind = frames.current(match.id)  # the other process's snapshot, one move behind
+    behind = snapshots.current(match.id)  # the other process's snapshot, one move behind
     applied, notices = services.collecting_notices(services.submit_action)(
         match.id, [0, 1], {"type": "draw"}, action_id="m1"
     )
     ((_group, message),) = notices
     hidden_behind(match.id, behind)
-    frames.catch_up(match.id, message["move"])
-    followed = frames.peek(match.id)
+    snapshots.catch_up(match.id, message["move"])
+    followed = snapshots.peek(match.id)
     stored = Match.objects.get(pk=match.id)
     game = gamekit.registry.get(match.game)
     assert followed.match.seq == applied.seq == stored.seq
@@ -405,8 +407,8 @@ def test_another_process_follows_a_move_from_its_notice_without_a_read():
     frame = frames.cached_frame(match.id, frames.Viewer.of([0, 1]), applied.seq - 1, applied.seq)
     assert [e["seq"] for e in frame["events"]] == [applied.seq]
     # Already there (its own move): nothing changes. Events that differ: read again.
-    frames.catch_up(match.id, message["move"])
-    assert frames.peek(match.id) is followed
+    snapshots.catch_up(match.id, message["move"])
+    assert snapshots.peek(match.id) is followed
     hidden_behind(match.id, behind)
-    frames.catch_up(match.id, {**message["move"], "events": [{"type": "something else"}]})
-    assert frames.peek(match.id) is None
+    snapshots.catch_up(match.id, {**message["move"], "events": [{"type": "something else"}]})
+    assert snapshots.peek(match.id) is None

@@ -10,7 +10,9 @@
 //   client.act({ type: "draw" });
 //
 // It reconnects with backoff, resumes from the last seq it saw, keeps a heartbeat,
-// and resends unacknowledged actions with their original ids (applied once).
+// and resends unacknowledged actions with their original ids (applied once): after a
+// reconnect, after a retryable refusal ("unavailable", retry_ms) and when the rate limit
+// names them as dropped. `lagging` is true while the server says the table may lag.
 
 const PROTOCOL = 1;
 const PING_MS = 15000;
@@ -39,6 +41,17 @@ export class MatchClient {
     this.closed = false;
     this.pingTimer = null;
     this.pongTimer = null;
+    this.lagging = false;
+  }
+
+  // Send pending actions again after `ms` (same ids: the server applies each once).
+  resendLater(ids, ms) {
+    setTimeout(() => {
+      for (const id of ids) {
+        const frame = this.pending.get(id);
+        if (frame) this.sendRaw(frame);
+      }
+    }, ms);
   }
 
   url() {
@@ -165,8 +178,20 @@ export class MatchClient {
         clearTimeout(this.pongTimer);
         if (this.seq !== null && frame.seq > this.seq) this.resync();
         break;
+      case "lag":
+        // The server's broadcast link is down: moves still count, other seats' moves may
+        // arrive late (a fresh state follows when it is back).
+        this.lagging = Boolean(frame.lagging);
+        this.emit("onLag", this.lagging);
+        break;
       case "error":
-        if (frame.ref) this.pending.delete(frame.ref);
+        if (frame.code === "rate_limited" && Array.isArray(frame.dropped)) {
+          this.resendLater(frame.dropped, 1000);
+        } else if (frame.code === "unavailable" && frame.ref) {
+          this.resendLater([frame.ref], frame.retry_ms ?? 1000);
+        } else if (frame.ref) {
+          this.pending.delete(frame.ref);
+        }
         if (frame.view !== undefined && frame.seq >= (this.seq ?? 0)) this.view = frame.view;
         this.emit("onError", frame);
         break;

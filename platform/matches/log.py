@@ -1,24 +1,87 @@
-"""The move path's SQL: lock the match, read its seats, save the snapshot, append the log.
+"""The match log: lock a match, read its seats, append a line, replay from the seed, and
+the move path's hand-built SQL (below; the ORM's query building was most of a move's cost).
 
-Moves are the hot path (every draw and every touch of every match), and building
-these queries through the ORM cost several times more than running them (a profile
-of `submit_action`: about 4 ms a move, most of it query compilation). So these four
-statements are written once per model from its metadata, and every value goes
-through the field's own `get_db_prep_save` on the way in and the backend's
-converters on the way out: SQLite and PostgreSQL get exactly what the ORM would give
-them. Everything else in `services` keeps using the ORM.
+The log is the truth: `replay(match)` rebuilds the state from the seed and the log lines.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import logging
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
 from django.db import connection
 from django.db.models import Model
 
+import gamekit
+from gamekit import Game, SeatSpec
+from matches.errors import MatchError
 from matches.models import Action, Match, Seat
+
+log = logging.getLogger(__name__)
+
+
+def get_game(match: Match) -> Game:
+    return gamekit.registry.get(match.game)
+
+
+def lock_match(match_id: Any) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise MatchError("not_found") from None
+
+
+def seats_of(match: Match) -> list[Seat]:
+    return list(Seat.objects.filter(match=match).order_by("index"))
+
+
+def append_row(
+    match: Match,
+    *,
+    kind: str,
+    seat: int | None,
+    action: Mapping[str, Any],
+    events: list[dict[str, Any]],
+    actor: str,
+    action_id: str | None = None,
+) -> Action:
+    match.seq += 1
+    return Action.objects.create(
+        match=match,
+        seq=match.seq,
+        kind=kind,
+        seat=seat,
+        action=dict(action),
+        events=events,
+        actor=actor,
+        client_action_id=action_id,
+    )
+
+
+def save_away(seats: Iterable[Seat]) -> None:
+    """Save the away time `clock.update_turns` added to these seats."""
+    for seat in seats:
+        Seat.objects.filter(pk=seat.pk).update(away_ms=seat.away_ms)
+
+
+def replay(match: Match) -> Any:
+    """The state reached by replaying the log from the seed (None before the start)."""
+    game = get_game(match)
+    state = None
+    for row in match.actions.order_by("seq"):
+        if row.kind == Action.Kind.ROOM and row.action.get("type") == "start":
+            specs = [SeatSpec(**spec) for spec in row.action["seats"]]
+            state = game.new_state(match.settings, specs, match.seed)
+        elif row.kind == Action.Kind.GAME:
+            state, _events = game.apply(state, row.seat, row.action)
+        elif row.kind == Action.Kind.ROOM and row.action.get("type") == "out":
+            state, _events = game.remove_seat(state, row.seat)
+    return state
+
+
+# --- the move path's SQL (was store.py) ---------------------------------------------
 
 
 def _q(name: str) -> str:
@@ -76,7 +139,7 @@ def _seat_reader(vendor: str) -> tuple[list[str], list[tuple[Any, list[Any]]]]:
     return [f.attname for f in fields], columns
 
 
-def seats(match_id: Any) -> list[Seat]:
+def read_seats(match_id: Any) -> list[Seat]:
     """The match's seats, fresh from the database, in index order."""
     attnames, columns = _seat_reader(connection.vendor)
     with connection.cursor() as cursor:

@@ -1,0 +1,131 @@
+"""After a commit: refresh this process's snapshot, tell the match's group where it stands,
+queue the Celery timer (by task name: nothing here imports the tasks).
+
+Notices are hints ("match M is at seq S", a move's log row for other processes'
+snapshots); each consumer builds its own seat's frame. Lost notices are healed by resync,
+ping, or the resync a socket does when the channel layer comes back.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from contextvars import ContextVar
+from datetime import datetime
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from celery import current_app
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from matches import snapshots
+from matches.clock import conf
+from matches.models import Action, Match, Seat, group_name
+
+log = logging.getLogger(__name__)
+
+
+# Inside a consumer's database call, notices are collected here and sent by the
+# consumer on the event loop once the call returns (still after the commit), so the
+# process's one database thread does not wait on the channel layer.
+_deferred: ContextVar[list[tuple[str, dict[str, Any]]] | None] = ContextVar(
+    "matches_deferred_notices", default=None
+)
+
+
+def notice(
+    match_id: Any, seq: int, tag: str | None = None, move: dict[str, Any] | None = None
+) -> tuple[str, dict[str, Any]]:
+    message: dict[str, Any] = {"type": "match.notice", "match": str(match_id), "seq": seq}
+    if move is not None:
+        # The committed log row: other processes follow the move without a read.
+        message["move"] = move
+    if tag:
+        # Seats changed, seq did not: a new tag makes each process reload its snapshot once
+        # (the process that made the change has it already).
+        message["presence"] = tag
+    return group_name(match_id), message
+
+
+def notify(
+    match_id: Any, seq: int, tag: str | None = None, move: dict[str, Any] | None = None
+) -> None:
+    """Tell the match's group where it stands. Lost notices are healed by resync/ping."""
+    group, message = notice(match_id, seq, tag, move)
+    collected = _deferred.get()
+    if collected is not None:
+        collected.append((group, message))
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception as exc:
+        # The channel layer is down (Redis): the move is committed; sockets catch up from the
+        # database when it returns (consumers resync) or on their next frame.
+        log.warning("could not broadcast a match notice: %s", type(exc).__name__)
+
+
+def collecting_notices(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a service call so that it returns (result, notices) instead of sending them."""
+
+    def call(*args: Any, **kwargs: Any) -> tuple[Any, list[tuple[str, dict[str, Any]]]]:
+        collected: list[tuple[str, dict[str, Any]]] = []
+        token = _deferred.set(collected)
+        try:
+            return function(*args, **kwargs), collected
+        finally:
+            _deferred.reset(token)
+
+    return call
+
+
+async def send_notices(notices: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    for group, message in notices:
+        try:
+            await layer.group_send(group, message)
+        except Exception as exc:
+            log.warning("could not broadcast a match notice: %s", type(exc).__name__)
+
+
+def after_commit(
+    match: Match,
+    remember: tuple[list[Seat], Any, list[Action]] | None = None,
+    presence: tuple[list[Seat], snapshots.Snapshot] | None = None,
+    reread: bool = False,
+) -> None:
+    """After the commit: refresh this process's snapshot, tell the group, queue the timer.
+
+    `remember`: a move's (seats, state, new log rows); `presence`: the seats after a
+    presence change and the snapshot at this seq; neither: the process's snapshot is dropped.
+    """
+    match_id, seq, due_at = match.id, match.seq, match.due_at
+    # `reread`: seats changed, seq did not, and this process has no snapshot to keep.
+    tag = secrets.token_hex(6) if presence is not None or reread else None
+    move = None
+    if remember is not None:
+        seats, state, rows = remember
+        transaction.on_commit(lambda: snapshots.remember(match, seats, state, rows))
+        if len(rows) == 1 and rows[0].kind == Action.Kind.GAME:
+            move = snapshots.move_notice(match, rows[0])
+    elif presence is not None:
+        seats, base = presence
+        transaction.on_commit(lambda: snapshots.remember_presence(match, seats, tag, base))
+    else:
+        transaction.on_commit(lambda: snapshots.forget(match_id))
+    transaction.on_commit(lambda: notify(match_id, seq, tag, move))
+    if due_at is not None and conf("CELERY", False):
+        transaction.on_commit(lambda: _schedule_task(match_id, seq, due_at))
+
+
+def _schedule_task(match_id: Any, seq: int, due_at: datetime) -> None:
+    try:
+        # By name: this module does not import the tasks (they import the moves).
+        current_app.send_task("matches.tasks.advance_match", (str(match_id), seq), eta=due_at)
+    except Exception as exc:
+        # The sweepers (in-process and Celery beat) and the in-process timers still move it.
+        log.warning("could not queue a match task: %s", type(exc).__name__)

@@ -1,0 +1,138 @@
+"""Turn clocks, presence and due times: pure arithmetic over a match, its seats and the
+game's state (no database, no clock of its own: `now` is handed in). Its settings too.
+
+Where is the 45 s rule? `seat_due`: an absent human's turn is due once the grace, minus the
+away time of their earlier turns, has passed since max(their turn began, they went away).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.conf import settings as django_settings
+
+from gamekit import Game
+from matches.models import Action, Match, Seat
+
+
+def conf(name: str, default: Any) -> Any:
+    return getattr(django_settings, f"MATCHES_{name}", default)
+
+
+def cpu_delay(game: Game) -> timedelta:
+    ms = conf("CPU_DELAY_MS", None)
+    return timedelta(milliseconds=game.cpu_delay_ms if ms is None else ms)
+
+
+def disconnect_grace_ms() -> int:
+    return int(conf("DISCONNECT_GRACE_S", 45) * 1000)
+
+
+def presence_stale() -> timedelta:
+    """How long a seat's lease lasts: a server renews the leases of the seats it has sockets
+    for every `heartbeat_interval()`; one that stops (it died) lets them run out."""
+    return timedelta(seconds=conf("PRESENCE_STALE_S", 15))
+
+
+def heartbeat_interval() -> float:
+    return float(conf("PRESENCE_HEARTBEAT_S", 5))
+
+
+def default_level(game: Game) -> str:
+    return game.cpu_levels[0].key if game.cpu_levels else ""
+
+
+def absent_since(match: Match, seat: Seat, now: datetime) -> datetime | None:
+    """When a human seat's holder went away (None while connected)."""
+    if seat.is_cpu:
+        return None
+    if seat.connections <= 0:
+        return seat.disconnected_since or match.created
+    if seat.last_seen and seat.last_seen < now - presence_stale():
+        return seat.last_seen  # a server died without closing the socket
+    return None
+
+
+def _ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def _moment(ms: int) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, tz=UTC)
+
+
+def turn_since(match: Match, index: int) -> datetime | None:
+    """When it became this seat's turn (None when it is not its turn)."""
+    ms = (match.turns or {}).get(str(index))
+    return None if ms is None else _moment(ms)
+
+
+def seat_due(match: Match, game: Game, seat: Seat, now: datetime) -> datetime | None:
+    """When the server should play this seat's turn by itself, if ever."""
+    since = turn_since(match, seat.index) or now
+    # Pacing counts from the last move, so a CPU's second draw in a row is paced too.
+    last_move = _moment(match.turns["last"]) if "last" in (match.turns or {}) else since
+    paced = max(since, last_move) + cpu_delay(game)
+    if seat.is_cpu:
+        return paced
+    gone = absent_since(match, seat, now)
+    if gone is None:
+        return None
+    start = max(since, gone)
+    remaining = max(0, disconnect_grace_ms() - seat.away_ms)
+    return max(start + timedelta(milliseconds=remaining), paced)
+
+
+def pick_due(
+    match: Match, game: Game, state: Any, seats: list[Seat], now: datetime
+) -> tuple[Seat, str] | None:
+    for seat in seats:
+        if seat.index not in game.to_act(state):
+            continue
+        due = seat_due(match, game, seat, now)
+        if due is not None and due <= now:
+            return seat, (Action.Actor.CPU if seat.is_cpu else Action.Actor.TIMEOUT)
+    return None
+
+
+def update_turns(
+    match: Match, game: Game, state: Any, seats: list[Seat], before: Iterable[int], now: datetime
+) -> list[Seat]:
+    """Start and stop the seats' turn clocks (kept on the match row, saved with it) and set
+    `match.due_at`. Returns the seats whose away time grew (an absent seat's turn ended):
+    the caller saves them (`log.save_away`)."""
+    grew = []
+    before = set(before)
+    after = set(game.to_act(state)) if match.status == Match.Status.PLAYING else set()
+    turns = dict(match.turns or {})
+    for seat in seats:
+        key = str(seat.index)
+        if seat.index in before and seat.index not in after:
+            since = turn_since(match, seat.index)
+            gone = absent_since(match, seat, now)
+            if gone is not None and since is not None:
+                span = now - max(since, gone)
+                seat.away_ms += max(0, int(span.total_seconds() * 1000))
+                grew.append(seat)
+            turns.pop(key, None)
+        elif seat.index in after and key not in turns:
+            turns[key] = _ms(now)
+    turns["last"] = _ms(now)
+    match.turns = turns
+    dues = [seat_due(match, game, s, now) for s in seats if s.index in after]
+    dues = [d for d in dues if d is not None]
+    match.due_at = min(dues) if dues else None
+    return grew
+
+
+def refresh_due(match: Match, game: Game, state: Any, seats: list[Seat], now: datetime) -> None:
+    """Recompute `due_at` after a presence change (no new log row)."""
+    if match.status != Match.Status.PLAYING or state is None:
+        match.due_at = None
+        return
+    to_act = set(game.to_act(state))
+    dues = [seat_due(match, game, s, now) for s in seats if s.index in to_act]
+    dues = [d for d in dues if d is not None]
+    match.due_at = min(dues) if dues else None

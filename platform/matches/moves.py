@@ -1,0 +1,336 @@
+"""Moves: where a move is decided (`submit_action`, `_decide`), the server's own moves
+(`advance`, `cpu_move`) and the sweep that finds overdue matches.
+
+The rules every function here keeps:
+- The match row is locked before anything is written; moves are decided on the process
+  snapshot first and confirm its seq under the lock (see submit_action).
+- A change appends a row to the log, bumps `Match.seq` and stores the state snapshot in
+  the same transaction; only after the commit is the group told (broadcast.after_commit).
+- Server-side moves name the `seq` they were scheduled for and are dropped if the match
+  has moved on: at most once.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+import gamekit
+from gamekit import Game, GameError, LeavePolicy
+from gamekit import events as game_events
+from matches import protocol, snapshots
+from matches.broadcast import after_commit
+from matches.clock import default_level, pick_due, refresh_due, update_turns
+from matches.errors import MatchError
+from matches.log import (
+    append_row,
+    get_game,
+    insert_action,
+    lock_seq,
+    read_seats,
+    save_away,
+    update_match,
+)
+from matches.models import Action, Match, Seat
+from matches.presence import expire_leases
+from matches.tokens import still_held
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Applied:
+    seq: int
+    duplicate: bool = False  # a retried action id: applied before, not again
+
+
+def choose_seat(held: list[int], seat: int | None, to_act: Iterable[int]) -> int:
+    if not held:
+        raise MatchError("spectator")
+    if seat is None:
+        if len(held) == 1:
+            return held[0]
+        mine = [s for s in held if s in set(to_act)]
+        if len(mine) != 1:
+            raise MatchError("choose_seat")
+        return mine[0]
+    if seat not in held:
+        raise MatchError("not_your_seat")
+    return seat
+
+
+def submit_action(
+    match_id: Any,
+    held: Iterable[int],
+    action: Mapping[str, Any],
+    *,
+    seat: int | None = None,
+    action_id: str | None = None,
+    expected_seq: int | None = None,
+) -> Applied:
+    """Apply one person's action, or refuse it with a MatchError/GameError (nothing changes).
+
+    The action is checked and applied to this process's snapshot of the match, then
+    written in one transaction that first locks the match row and confirms it is still
+    at the snapshot's seq. If another process moved first, the snapshot is read again
+    and the action decided again; a refusal made on a cached snapshot is also checked
+    against a fresh one before it is sent.
+    """
+    held = list(held)
+    action = protocol.check_action(action)  # bounded before any game sees it
+    snap, reloaded = snapshots.current(match_id), False
+    for _attempt in range(4):
+        now = timezone.now()
+        try:
+            decision = _decide(snap, held, action, seat, action_id, expected_seq)
+        except (MatchError, GameError):
+            if not reloaded:
+                snap, reloaded = snapshots.current(match_id, fresh=True), True
+                continue
+            earlier = _logged(match_id, held, action_id)
+            if earlier is None:
+                raise
+            return earlier
+        if isinstance(decision, Applied):
+            return decision
+        index, action, state, events, before = decision
+        try:
+            with transaction.atomic():
+                if lock_seq(match_id) != snap.match.seq:
+                    raise _MovedOn
+                seats = read_seats(match_id)
+                if index not in still_held(seats, [index]):
+                    raise _MovedOn  # the seat was handed to the CPU meanwhile: decide again
+                match = copy.copy(snap.match)
+                _record_move(
+                    match, get_game(match), seats, index, action, state, events, before,
+                    Action.Actor.HUMAN, now, action_id,
+                )  # fmt: skip
+            return Applied(match.seq)
+        except _MovedOn:
+            snap, reloaded = snapshots.current(match_id, fresh=True), True
+        except IntegrityError:
+            earlier = _logged(match_id, held, action_id)  # the same id, logged before
+            if earlier is None:
+                raise
+            return earlier
+    raise MatchError("stale")  # other moves kept landing first; the client gets the view
+
+
+class _MovedOn(Exception):
+    """The match row's seq is not the snapshot's: another process moved first."""
+
+
+def _decide(
+    snap: snapshots.Snapshot,
+    held: list[int],
+    action: Mapping[str, Any],
+    seat: int | None,
+    action_id: str | None,
+    expected_seq: int | None,
+) -> Applied | tuple[int, dict[str, Any], Any, list[dict[str, Any]], tuple[int, ...]]:
+    """Check an action against a snapshot: a duplicate's Applied, or (seat, the action as the
+    game keeps it, state, events, who was to act before); raises MatchError/GameError."""
+    match = snap.match
+    if action_id is not None:
+        for row in snap.rows:
+            if row.client_action_id == action_id:
+                return _duplicate(row, held)
+    if match.status == Match.Status.WAITING:
+        raise MatchError("not_started")
+    if match.status == Match.Status.FINISHED:
+        raise MatchError("finished")
+    if not held:
+        raise MatchError("spectator")
+    held = still_held(snap.seats, held)
+    if not held:
+        raise MatchError("spectator")
+    if expected_seq is not None and expected_seq != match.seq:
+        raise MatchError("stale")
+    game = get_game(match)
+    before = tuple(game.to_act(snap.state))
+    index = choose_seat(held, seat, before)
+    if index not in before:
+        raise gamekit.NotYourTurnError("not your turn")
+    action = game.clean_action(action)  # only the keys the game declares are kept and logged
+    try:
+        state, events = game.apply(snap.state, index, action)
+        events = game_events.encode(events)
+    except GameError:
+        raise
+    except Exception as exc:
+        # An engine that trips over odd input refused it; log the kind, not the content.
+        log.warning("engine %s raised %s on an action", game.slug, type(exc).__name__)
+        raise gamekit.InvalidActionError("engine refused the action") from None
+    return index, action, state, events, before
+
+
+def _duplicate(row: Action, held: list[int]) -> Applied:
+    if row.seat not in held:
+        raise MatchError("duplicate_action_id")
+    return Applied(row.seq, duplicate=True)
+
+
+def _logged(match_id: Any, held: list[int], action_id: str | None) -> Applied | None:
+    """A retried action id found in the log (older than the snapshot's rows), or None."""
+    if action_id is None:
+        return None
+    row = Action.objects.filter(match_id=match_id, client_action_id=action_id).first()
+    return None if row is None else _duplicate(row, held)
+
+
+def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
+    """Play one server-side move that is due (CPU seat or timed-out player).
+
+    Returns the new seq, or None when nothing was due or the match moved on
+    since the move was scheduled (`expected_seq`): never twice for one turn.
+    """
+    now = timezone.now()
+    snap = snapshots.current(match_id)
+    with transaction.atomic():
+        seq = lock_seq(match_id)
+        if seq is None or (expected_seq is not None and seq != expected_seq):
+            return None
+        if seq != snap.match.seq:  # this process's snapshot is behind: read it again
+            snap = snapshots.current(match_id, fresh=True)
+        match = copy.copy(snap.match)
+        if match.status != Match.Status.PLAYING:
+            return None
+        game = get_game(match)
+        state = snap.state
+        seats = read_seats(match_id)  # fresh: presence decides whose turn is overdue
+        picked = pick_due(match, game, state, seats, now)
+        if picked is None:
+            due_before = match.due_at
+            refresh_due(match, game, state, seats, now)
+            if match.due_at != due_before:
+                match.updated = now
+                update_match(match, ["due_at", "updated"])
+                # Every process reads the match again (a seat's lease ran out: its server
+                # died) and arms its timer for the new due time.
+                after_commit(match, reread=True)
+            return None
+        seat, actor = picked
+        if actor == Action.Actor.TIMEOUT and game.on_leave == LeavePolicy.OUT:
+            # Away past the grace in a game whose leavers are out: out, not played for.
+            put_out(match, game, state, seats, seat.index, "away", now)
+            update_match(match, MOVE_FIELDS)
+            after_commit(match)
+            return match.seq
+        before = game.to_act(state)
+        action = cpu_move(game, state, seat.index, seat.cpu_level or default_level(game), match)
+        after, events = game.apply(state, seat.index, action)  # a GameError is an engine bug
+        events = game_events.encode(events)
+        _record_move(match, game, seats, seat.index, action, after, events, before, actor, now)
+        return match.seq
+
+
+def cpu_move(game: Game, state: Any, index: int, level: str, match: Match) -> dict[str, Any]:
+    """The CPU's action for a seat: its policy is handed that seat's view and nothing else
+    (no state, no other seat's view). Its randomness comes from the server-side seed, so a
+    replay of the log reproduces every CPU move."""
+    rng = random.Random(f"{match.seed}:{match.seq}:{index}")
+    return game.cpu_policy(game.view(state, index), index, level, rng)
+
+
+MOVE_FIELDS = ("seq", "state", "status", "outcome", "turns", "due_at", "updated")
+
+
+def _record_move(
+    match: Match,
+    game: Game,
+    seats: list[Seat],
+    index: int,
+    action: Mapping[str, Any],
+    state: Any,
+    events: list[dict[str, Any]],
+    before: Iterable[int],
+    actor: str,
+    now: datetime,
+    action_id: str | None = None,
+) -> None:
+    """Inside the transaction that locked `match` at its seq: log the move, save the state.
+
+    `match` is this call's own copy (the process snapshot is never changed in place).
+    """
+    match.seq += 1
+    row = Action(
+        match_id=match.pk,
+        seq=match.seq,
+        kind=Action.Kind.GAME,
+        seat=index,
+        action=dict(action),
+        events=events,
+        actor=actor,
+        client_action_id=action_id,
+        created=now,
+    )
+    finish_if_over(match, game, state)
+    save_away(update_turns(match, game, state, seats, before, now))
+    match.state = game.dump_state(state)
+    match.updated = now
+    update_match(match, MOVE_FIELDS)
+    insert_action(row)
+    after_commit(match, remember=(seats, state, [row]))
+
+
+def finish_if_over(match: Match, game: Game, state: Any) -> None:
+    outcome = game.outcome(state)
+    if outcome is not None:
+        match.status = Match.Status.FINISHED
+        match.outcome = outcome.to_json()
+
+
+def put_out(
+    match: Match, game: Game, state: Any, seats: list[Seat], index: int, reason: str, now: datetime
+) -> None:
+    """`LeavePolicy.OUT`: the player in seat `index` is out of the game (they left, resigned
+    or were away past the grace). The game's own events follow the room's in the log row;
+    `replay` runs `remove_seat` for it. The seat keeps its token: the player may watch."""
+    before = game.to_act(state)
+    state, events = game.remove_seat(state, index)
+    append_row(
+        match,
+        kind="room",
+        seat=index,
+        action={"type": "out", "reason": reason},
+        events=[{"type": "out", "seat": index, "reason": reason}, *game_events.encode(events)],
+        actor=Action.Actor.TIMEOUT if reason == "away" else Action.Actor.HUMAN,
+    )
+    finish_if_over(match, game, state)
+    save_away(update_turns(match, game, state, seats, before, now))
+    match.state = game.dump_state(state)
+    match.updated = now
+
+
+def due_matches(older_than: timedelta, limit: int = 200) -> list[tuple[Any, int]]:
+    """Playing matches whose server-side move is overdue (for the periodic sweeper)."""
+    cutoff = timezone.now() - older_than
+    rows = Match.objects.filter(status=Match.Status.PLAYING, due_at__lte=cutoff)
+    # (Seats whose server died are found by `expire_leases`, which sets their due time.)
+    return list(rows.values_list("id", "seq")[:limit])
+
+
+def sweep(older_than: timedelta) -> int:
+    """Expire lapsed leases, then play the server-side moves overdue by `older_than`; each
+    match in its own try, so one that raises does not stop the rest. Returns moves played."""
+    expire_leases()
+    moved = 0
+    for match_id, _seq in due_matches(older_than):
+        try:
+            # Several due moves in a row (e.g. CPU after CPU) are played one by one.
+            for _ in range(50):
+                if advance(match_id) is None:
+                    break
+                moved += 1
+        except Exception as exc:
+            log.error("sweeping a match failed: %s", type(exc).__name__)
+    return moved

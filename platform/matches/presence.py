@@ -1,0 +1,118 @@
+"""Presence: sockets opening and closing, and the leases that make it expire by itself.
+
+A process renews the leases of the seats it has sockets for (`renew_leases`, every
+MATCHES_PRESENCE_HEARTBEAT_S, from `driver.LocalDriver`); a seat whose lease ran out (its
+server died) counts as gone from its last renewal (`expire_leases`, in every sweep).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.db.models.functions import Greatest
+from django.utils import timezone
+
+from matches import snapshots
+from matches.broadcast import after_commit
+from matches.clock import presence_stale, refresh_due
+from matches.log import get_game, lock_match, seats_of
+from matches.models import Match, Seat
+
+log = logging.getLogger(__name__)
+
+
+def presence(match_id: Any, seat_indices: Iterable[int], delta: int) -> int | None:
+    """A socket holding these seats opened (+1) or closed (-1). Returns the match's seq."""
+    seat_indices = list(seat_indices)
+    if not seat_indices:
+        return None
+    now = timezone.now()
+    with transaction.atomic():
+        match = lock_match(match_id)
+        seats = seats_of(match)
+        for seat in seats:
+            if seat.index not in seat_indices or seat.is_cpu:
+                continue
+            seat.connections = max(0, seat.connections + delta)
+            seat.last_seen = now
+            if delta > 0:
+                seat.disconnected_since = None
+                seat.away_ms = 0  # back with the token: the disconnect clock ends
+            elif seat.connections == 0:
+                seat.disconnected_since = now
+            seat.save(update_fields=["connections", "last_seen", "disconnected_since", "away_ms"])
+        _refresh_due(match, seats, now)
+        match.save(update_fields=["due_at", "updated"])
+        cached = snapshots.peek(match.pk)
+        # Under the lock the log cannot move: a snapshot read now is this seq's.
+        base = cached if cached and cached.match.seq == match.seq else snapshots.read(match, seats)
+        after_commit(match, presence=(seats, base))
+        return match.seq
+
+
+def heartbeat(match_id: Any, seat_indices: Iterable[int]) -> None:
+    renew_leases({match_id: seat_indices})
+
+
+def renew_leases(held: Mapping[Any, Iterable[int]]) -> None:
+    """This process still has sockets for these seats ({match: seat indices}): renew their
+    leases, and re-assert them if a sweep expired them while this process was busy."""
+    now = timezone.now()
+    items = [(match_id, sorted(set(indices))) for match_id, indices in held.items() if indices]
+    for start in range(0, len(items), 100):  # one statement per 100 matches
+        where = Q()
+        for match_id, indices in items[start : start + 100]:
+            where |= Q(match_id=match_id, index__in=indices)
+        Seat.objects.filter(where, kind=Seat.Kind.HUMAN).exclude(token_hash="").update(
+            last_seen=now, connections=Greatest(F("connections"), 1), disconnected_since=None
+        )
+
+
+def expire_leases(limit: int = 200) -> int:
+    """Seats whose lease ran out (the server holding their sockets died without closing
+    them): they count as gone from their last renewal, so the 45 s rule runs from there.
+    Returns how many seats were expired."""
+    stale = timezone.now() - presence_stale()
+    ghosts = Seat.objects.filter(
+        kind=Seat.Kind.HUMAN,
+        connections__gt=0,
+        last_seen__lt=stale,
+        match__status__in=(Match.Status.PLAYING, Match.Status.WAITING),
+    )
+    expired = 0
+    for match_id in set(ghosts.values_list("match_id", flat=True)[:limit]):
+        try:
+            expired += _expire_match_leases(match_id)
+        except Exception as exc:  # one bad match must not stop the others
+            log.error("could not expire a match's leases: %s", type(exc).__name__)
+    return expired
+
+
+def _expire_match_leases(match_id: Any) -> int:
+    with transaction.atomic():
+        match = lock_match(match_id)
+        seats = seats_of(match)
+        now = timezone.now()
+        expired = 0
+        for seat in seats:
+            lapsed = seat.last_seen is not None and seat.last_seen < now - presence_stale()
+            if not seat.is_cpu and seat.connections > 0 and lapsed:
+                seat.connections = 0
+                seat.disconnected_since = seat.last_seen
+                seat.save(update_fields=["connections", "disconnected_since"])
+                expired += 1
+        if expired:
+            _refresh_due(match, seats, now)
+            match.save(update_fields=["due_at", "updated"])
+            after_commit(match, reread=True)
+        return expired
+
+
+def _refresh_due(match: Match, seats: list[Seat], now: Any) -> None:
+    game = get_game(match)
+    state = game.load_state(match.state) if match.state is not None else None
+    refresh_due(match, game, state, seats, now)

@@ -1,0 +1,162 @@
+"""Frames in: parsing and validation, so the consumer is a thin socket.
+
+Everything a client sends is checked here before anything else sees it: the size, the
+JSON (no NaN/Infinity literals, no number that overflows to infinity), every string (no
+lone UTF-16 surrogate, no NUL: PostgreSQL's JSON cannot store either and a browser's
+TextEncoder would mangle the first), the nesting depth and the integers' range. An
+action is bounded more tightly (`check_action`): it is stored in the log, broadcast
+through the channel layer and replayed by every process, so it must survive all three.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from django.conf import settings
+
+from matches.errors import MatchError
+
+PROTOCOL_VERSION = 1
+ACTION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+
+# JavaScript's safe integers: every number survives a browser's JSON.parse unchanged.
+MAX_SAFE_INT = 2**53 - 1
+FRAME_MAX_DEPTH = 16
+ACTION_MAX_DEPTH = 6
+ACTION_MAX_BYTES = 2048
+ACTION_MAX_STRING = 512
+
+
+def conf(name: str, default: Any) -> Any:
+    return getattr(settings, f"MATCHES_{name}", default)
+
+
+class BadFrame(MatchError):
+    """The frame itself is refused (its code is the error's); nothing was done."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise BadFrame("bad_json")  # NaN / Infinity are not JSON
+
+
+def parse(text: str | None) -> dict[str, Any]:
+    """A client's frame as a checked dict with a string "type", or BadFrame."""
+    if text is None:
+        raise BadFrame("binary_not_supported")
+    limit = conf("MAX_FRAME_BYTES", 8192)
+    if len(text) > limit:
+        raise BadFrame("frame_too_large")
+    try:
+        size = len(text.encode())
+    except UnicodeEncodeError:  # a lone surrogate in the raw text
+        raise BadFrame("bad_message") from None
+    if size > limit:
+        raise BadFrame("frame_too_large")
+    try:
+        message = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        raise BadFrame("bad_json") from None
+    if not isinstance(message, dict):
+        raise BadFrame("bad_message")
+    check_value(message, FRAME_MAX_DEPTH)
+    if not isinstance(message.get("type"), str):
+        raise BadFrame("bad_message")
+    return message
+
+
+def check_value(value: Any, depth: int, int_limit: int | None = None) -> None:
+    """Walk a parsed JSON value: strings clean, floats finite, nesting at most `depth`
+    (and integers within ±`int_limit` when given). Raises BadFrame("bad_message")."""
+    if depth < 0:
+        raise BadFrame("bad_message")
+    if isinstance(value, str):
+        _check_string(value)
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int):
+        if int_limit is not None and abs(value) > int_limit:
+            raise BadFrame("bad_message")
+    elif isinstance(value, float):
+        if not math.isfinite(value) or (int_limit is not None and abs(value) > int_limit):
+            raise BadFrame("bad_message")  # 1e400 parses as inf: never stored, never echoed
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_string(key)
+            check_value(item, depth - 1, int_limit)
+    elif isinstance(value, list):
+        for item in value:
+            check_value(item, depth - 1, int_limit)
+    else:  # pragma: no cover - json.loads makes nothing else
+        raise BadFrame("bad_message")
+
+
+def _check_string(text: str) -> None:
+    if "\x00" in text:
+        raise BadFrame("bad_message")
+    try:
+        text.encode()
+    except UnicodeEncodeError:  # "\ud800" escaped in the JSON: a lone surrogate
+        raise BadFrame("bad_message") from None
+
+
+def check_action(action: Any) -> dict[str, Any]:
+    """The platform's bounds on every action before a game sees it: an object nested at
+    most ACTION_MAX_DEPTH, at most ACTION_MAX_BYTES as JSON, strings at most
+    ACTION_MAX_STRING long, numbers finite and within 53 bits. (Its "type" and fields are
+    the game's to judge: `Game.clean_action`, then `apply`.)"""
+    if not isinstance(action, dict):
+        raise BadFrame("bad_message")
+    check_value(action, ACTION_MAX_DEPTH, MAX_SAFE_INT)
+    encoded = json.dumps(action, ensure_ascii=False, separators=(",", ":"))
+    if len(encoded.encode()) > ACTION_MAX_BYTES or _longest_string(action) > ACTION_MAX_STRING:
+        raise BadFrame("bad_message")
+    return action
+
+
+def _longest_string(value: Any) -> int:
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, dict):
+        return max([0, *(max(len(k), _longest_string(v)) for k, v in value.items())])
+    if isinstance(value, list):
+        return max([0, *(_longest_string(v) for v in value)])
+    return 0
+
+
+def seat_number(value: Any, optional: bool = True) -> int | None:
+    """An optional non-negative int field (seat, seq, since)."""
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**31:
+        raise BadFrame("bad_message")
+    return value
+
+
+def version(message: dict[str, Any]) -> int:
+    """`hello.v`: an int (true is not 1), and one this server speaks."""
+    value = message.get("v", PROTOCOL_VERSION)
+    if type(value) is not int or value != PROTOCOL_VERSION:
+        raise BadFrame("unsupported_version")
+    return value
+
+
+def action_id(message: dict[str, Any]) -> str | None:
+    """The frame's action id when it is well formed (for naming it in an error)."""
+    ref = message.get("action_id")
+    return ref if isinstance(ref, str) and ACTION_ID.match(ref) else None
+
+
+def ping_echo(value: Any) -> Any:
+    """What `pong` echoes: a number (finite, 53-bit: checked by `parse`) or a short string."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise BadFrame("bad_message")
+    if isinstance(value, str) and len(value) > 64:
+        raise BadFrame("bad_message")
+    if isinstance(value, (int, float)) and abs(value) > MAX_SAFE_INT:
+        raise BadFrame("bad_message")
+    return value

@@ -1,0 +1,177 @@
+"""Crashes and outages against real server processes (daphne) started by the tests.
+
+- kill -9 of the server holding a player who never returns: the other player, on a server
+  that lives (a restarted one on the embedded setup, the other of two on PostgreSQL +
+  Redis), sees the CPU play the missing player's turn by the grace + 5 s. Presence is a
+  lease each server renews; nobody has to decrement the dead server's counts.
+- Redis (the test's own, on a free port) down for a while under two servers: sockets stay
+  open, a move during the outage is applied and acknowledged (or refused as retryable
+  `unavailable`), and within 2 s of Redis returning every seat has the same seq.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+
+import pytest
+
+from matches import services
+from matches.models import Match
+from tests.matches.wsbot import Bot
+from tests.support.redis_server import RedisServer
+from tests.support.server import AsgiServer
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+SETTINGS = {"DJANGO_SETTINGS_MODULE": "tests.matches.server_settings"}
+GRACE_S = 5  # tests/matches/server_settings.py
+
+
+def friend_match() -> tuple[str, str, str]:
+    match, red = services.create_match("hiddenhand", {"players": 2, "turns": 30}, "friend")
+    _m, _seat, blue = services.join(match.invite_code)
+    return str(match.id), red, blue
+
+
+async def blue_to_act(red: Bot, blue: Bot) -> None:
+    await red.act(0, "red-1")
+    await blue.until(lambda f: f["type"] == "state" and f["match"]["to_act"] == [1], 20)
+
+
+async def wait_for_timeout_move(red: Bot, killed_at: float, limit: float) -> float:
+    """Seconds from the kill until red sees the CPU play blue's turn (actor timeout)."""
+    await red.until(
+        lambda f: (
+            f["type"] == "state"
+            and any(e["actor"] == "timeout" and e["seat"] == 1 for e in f["events"])
+        ),
+        timeout=max(0.5, limit - (time.monotonic() - killed_at)),
+    )
+    return time.monotonic() - killed_at
+
+
+def test_a_crashed_lone_server_is_recovered_after_a_restart(transactional_db):
+    """On the embedded setup (SQLite, in-memory layer) in the first pass; on PostgreSQL +
+    Redis in the second."""
+    match_id, red_token, blue_token = friend_match()
+    first = AsgiServer(extra_env=SETTINGS)
+    first.start()
+    second = AsgiServer(extra_env=SETTINGS)
+    ws = f"/play/{match_id}/ws/"
+
+    async def run() -> float:
+        red = Bot(first.ws_url + ws, red_token, name="red")
+        blue = Bot(first.ws_url + ws, blue_token, name="blue")
+        await red.open()
+        await blue.open()
+        await blue_to_act(red, blue)
+        first.kill()  # blue's server: its sockets never say goodbye
+        killed_at = time.monotonic()
+        second.start()  # the restarted server; red comes back, blue never does
+        red_again = Bot(second.ws_url + ws, red_token, name="red-again")
+        await red_again.open(since=red.seq)
+        return await wait_for_timeout_move(red_again, killed_at, GRACE_S + 5)
+
+    try:
+        took = asyncio.run(run())
+    finally:
+        first.stop()
+        second.stop()
+    assert took <= GRACE_S + 5
+    assert Match.objects.get(pk=match_id).actions.filter(actor="timeout").exists()
+
+
+def need_services() -> None:
+    from tests.matches.test_scaleout import need_services as check
+
+    check()
+
+
+@pytest.mark.services
+def test_a_crashed_server_of_two_is_recovered_by_the_other(transactional_db):
+    need_services()
+    match_id, red_token, blue_token = friend_match()
+    survivor, doomed = AsgiServer(extra_env=SETTINGS), AsgiServer(extra_env=SETTINGS)
+    survivor.start()
+    doomed.start()
+    ws = f"/play/{match_id}/ws/"
+
+    async def run() -> float:
+        red = Bot(survivor.ws_url + ws, red_token, name="red")
+        blue = Bot(doomed.ws_url + ws, blue_token, name="blue")
+        await red.open()
+        await blue.open()
+        await blue_to_act(red, blue)
+        doomed.kill()
+        return await wait_for_timeout_move(red, time.monotonic(), GRACE_S + 5)
+
+    try:
+        took = asyncio.run(run())
+    finally:
+        survivor.stop()
+        doomed.stop()
+    assert took <= GRACE_S + 5
+
+
+@pytest.mark.services
+def test_a_redis_outage_keeps_sockets_open_and_loses_nothing(transactional_db):
+    need_services()
+    if not RedisServer.available():
+        pytest.fail("redis-server is not installed")
+    redis_server = RedisServer()
+    redis_server.start()
+    env = {**SETTINGS, "REDIS_URL": redis_server.url(), "MATCHES_CELERY": "0"}
+    one, two = AsgiServer(extra_env=env), AsgiServer(extra_env=env)
+    one.start()
+    two.start()
+    match_id, red_token, blue_token = friend_match()
+    ws = f"/play/{match_id}/ws/"
+    outage_s = float(os.environ.get("REDIS_OUTAGE_S", "4"))
+
+    async def run() -> dict:
+        red = Bot(one.ws_url + ws, red_token, name="red")
+        blue = Bot(two.ws_url + ws, blue_token, name="blue")
+        watcher = Bot(two.ws_url + ws, None, name="watcher")
+        for bot in (red, blue, watcher):
+            await bot.open()
+        await blue_to_act(red, blue)
+        redis_server.kill()
+        await blue.until(lambda f: f["type"] == "lag" and f["lagging"], 10)
+        # Blue moves during the outage: the database is up, so it is applied and acked
+        # (or refused as retryable, then sent again).
+        reply = await blue.act(1, "blue-in-outage")
+        while reply["type"] == "error":
+            assert reply["code"] == "unavailable", reply
+            await asyncio.sleep(reply.get("retry_ms", 1000) / 1000)
+            reply = await blue.act(1, "blue-in-outage")
+        applied = reply["seq"]
+        await asyncio.sleep(max(0.0, outage_s - 1))  # the outage goes on a while
+        back = time.monotonic()  # from the restart itself (Redis takes a moment to answer)
+        redis_server.start()
+        for bot in (red, blue, watcher):
+            while bot.seq < applied:
+                await bot.until(lambda f: f["type"] == "state", 2 - (time.monotonic() - back))
+        caught_up = time.monotonic() - back
+        for bot in (red, blue, watcher):  # nobody was disconnected
+            assert bot.ws.close_code is None, bot.name
+        return {"caught_up": caught_up, "applied": applied, "seqs": [red.seq, blue.seq]}
+
+    try:
+        result = asyncio.run(run())
+    finally:
+        one.stop()
+        two.stop()
+        redis_server.stop()
+    print(
+        "redis outage",
+        outage_s,
+        "s: every seat had the move",
+        round(result["caught_up"], 2),
+        "s after",
+    )
+    assert result["caught_up"] < 2
+    match = Match.objects.get(pk=match_id)
+    assert match.actions.filter(client_action_id="blue-in-outage").count() == 1
+    assert match.seq >= result["applied"]
