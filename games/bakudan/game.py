@@ -39,6 +39,8 @@ class Bakudan(gamekit.Game):
         "shield_already_up": _("You already have a shield up."),
         "bad_bomb_position": _("That position is not in the deck."),
     }
+    # The keys each action keeps: the platform drops the rest before the engine and the log.
+    action_schema = {"play": ("card", "target"), "draw": (), "place_bomb": ("where", "position")}
     private_hands = True
     on_leave = LeavePolicy.OUT
     seed_bits = SEED_BITS

@@ -40,6 +40,7 @@ class BozuMekuri(gamekit.Game):
         ),
     )
     settings_form = BozuSettingsForm
+    action_schema = {"draw": ()}  # the only move there is; anything else is not logged
     telemetry_settings = {
         "semimaru": tuple(rule.value for rule in SemimaruRule),
         "emperor": tuple(rule.value for rule in EmperorRule),

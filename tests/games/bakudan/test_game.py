@@ -337,3 +337,11 @@ def test_every_engine_refusal_has_words(game):
     assert set(game.error_messages) == set(engine.ERROR_CODES)
     with translation.override("ja"):
         assert str(game.error_messages["card_not_in_hand"]) == "そのカードは手札にありません。"
+
+
+def test_only_the_declared_keys_of_an_action_reach_the_engine_and_the_log(game):
+    kept = game.clean_action({"type": "play", "card": "c0", "target": 1, "note": "x" * 400})
+    assert kept == {"type": "play", "card": "c0", "target": 1}
+    assert game.clean_action({"type": "draw", "extra": [1, 2]}) == {"type": "draw"}
+    with pytest.raises(gamekit.InvalidActionError):
+        game.clean_action({"type": "peek_at_the_deck"})
