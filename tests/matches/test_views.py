@@ -65,6 +65,7 @@ def test_create_sets_a_scoped_httponly_cookie_and_redirects_to_the_play_page():
     assert config == {
         "match": str(match.id),
         "game": "hiddenhand",
+        "mode": "cpu",
         "ws": f"/play/{match.id}/ws/",
         "seats": [0],
         "protocol": 1,
