@@ -6,12 +6,13 @@ environment variables: DATABASE_URL (PostgreSQL), REDIS_URL (channel layer and
 Celery broker), SECRET_KEY, ALLOWED_HOSTS, DEBUG. See README.md.
 """
 
+import contextlib
 import os
-import secrets
 from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent  # the repository root
@@ -29,18 +30,35 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-def _embedded_secret_key() -> str:
-    """A key made once per checkout and kept in var/, so sessions survive restarts."""
-    path = VAR_DIR / "secret_key"
-    if not path.exists():
+def _make_var_dir() -> None:
+    """var/ holds the embedded database, broker, and beat's schedule file. Celery beat
+    cannot create it (it only opens files), so make it here for every entry point."""
+    # A read-only checkout: VAR_DIR must then point somewhere writable (deploy/).
+    with contextlib.suppress(OSError):
         VAR_DIR.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
-    return path.read_text().strip()
 
 
+def _secret_key() -> str:
+    """SECRET_KEY, or the file named by SECRET_KEY_FILE (systemd credentials, ./dev.py).
+
+    Outside DEBUG there is no fallback: a key made up on each host would sign sessions
+    and CSRF tokens that the other hosts reject, and change on every fresh checkout.
+    """
+    if key := os.environ.get("SECRET_KEY", "").strip():
+        return key
+    if path := os.environ.get("SECRET_KEY_FILE", "").strip():
+        return Path(path).read_text().strip()  # never made here: a missing file is an error
+    if DEBUG:
+        return "insecure-debug-only-" + "k" * 40
+    raise ImproperlyConfigured(
+        "SECRET_KEY is required when DEBUG is off: set SECRET_KEY (or SECRET_KEY_FILE, "
+        "a file holding it) to the same long random value on every host (README, Production)."
+    )
+
+
+_make_var_dir()
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = os.environ.get("SECRET_KEY") or _embedded_secret_key()
+SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
@@ -180,7 +198,7 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Moves matches whose CPU / disconnect timer was lost (a restart, a dropped task).
     "matches-sweep-stalled": {"task": "matches.tasks.sweep_stalled_matches", "schedule": 15.0},
 }
-CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")  # VAR_DIR made above
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # --- Internationalisation: Japanese first.

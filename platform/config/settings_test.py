@@ -3,6 +3,8 @@
 import os
 
 os.environ.setdefault("HTTPS", "0")
+# DEBUG is off in tests, so a key is required; servers started by tests inherit this one.
+os.environ.setdefault("SECRET_KEY", "tests-only-key-never-used-in-production-" + "x" * 20)
 
 from config.settings import *  # noqa: F403
 from config.settings import BASE_DIR, DATABASES, INSTALLED_APPS
