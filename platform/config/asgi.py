@@ -13,6 +13,10 @@ from django.core.asgi import get_asgi_application
 # Build Django's app (and so the app registry) before importing any consumer.
 django_asgi_app = get_asgi_application()
 
+from config.startup import require_secret_key  # noqa: E402
+
+require_secret_key()  # refuse to serve with no key rather than sign with a made-up one
+
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 

@@ -1,6 +1,11 @@
+from urllib.parse import urlsplit
+
+from django.conf import settings
 from django.shortcuts import render
+from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
+from django.views import i18n as i18n_views
+from django.views.decorators.http import require_POST, require_safe
 
 from gamekit import registry
 from pages import kimariji_list
@@ -44,3 +49,18 @@ def kimariji(request):
             "demo_messages": messages,
         },
     )
+
+
+@require_POST
+def set_language(request):
+    """Django's set_language, run in the language of the page it returns to.
+
+    The view lives outside i18n_patterns, so it runs in the default language and cannot
+    resolve /en/… or /zh-hans/… to translate the address back: choosing 日本語 on an
+    English page returned to the English page. Resolving `next` in its own language lets
+    translate_url find the same page in the chosen one.
+    """
+    next_url = request.POST.get("next") or request.META.get("HTTP_REFERER") or ""
+    here = translation.get_language_from_path(urlsplit(next_url).path)
+    with translation.override(here or settings.LANGUAGE_CODE):
+        return i18n_views.set_language(request)

@@ -31,11 +31,13 @@ def _env(**extra: str) -> dict[str, str]:
 def test_debug_off_without_a_key_refuses_to_start(tmp_path):
     var = tmp_path / "var"
     env = _env(DEBUG="0", VAR_DIR=str(var))
-    result = subprocess.run(
-        [sys.executable, ROOT / "manage.py", "check"], env=env, capture_output=True, text=True
-    )
-    assert result.returncode != 0
-    assert "SECRET_KEY is required" in result.stderr
+    check = subprocess.run([sys.executable, ROOT / "manage.py", "check"],
+                           env=env, capture_output=True, text=True)  # fmt: skip
+    assert check.returncode != 0
+    assert "SECRET_KEY is required" in check.stderr
+    server = subprocess.run([sys.executable, "-c", "import config.asgi"],
+                            env=env, capture_output=True, text=True)  # fmt: skip
+    assert server.returncode != 0 and "SECRET_KEY is required" in server.stderr
     assert not (var / "secret_key").exists()  # no key made up on this host
 
 
