@@ -245,6 +245,10 @@ SPECTACULAR_SETTINGS = {
 }
 # Telemetry intake: requests per window per client address, counted in process memory only.
 TELEMETRY_RATE_LIMIT = (30, 60)
+# How many proxies of ours stand before the servers (deploy/: nginx, so 1). Each adds the
+# address it saw to X-Forwarded-For; the entry left of them is the client. 0: ignore it.
+# Do not start daphne with --proxy-headers: it would trust the left-most, forgeable entry.
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", 0))
 
 # --- Logging: no client addresses anywhere (RULES.md §6). Django's request logger
 # records the request (and so REMOTE_ADDR) on errors: keep it to the message.
