@@ -1,6 +1,7 @@
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -21,11 +22,23 @@ def credits(request):
     return render(request, "pages/credits.html")
 
 
+# The JSON API answers every error in JSON, its own refusals' shape: {"errors": {...}}.
+API_PREFIX = "/api/"
+
+
+def _api_error(status: int, message: str) -> JsonResponse:
+    return JsonResponse({"errors": {"request": [message]}}, status=status)
+
+
 def not_found(request, exception=None):
+    if request.path.startswith(API_PREFIX):
+        return _api_error(404, "Not found.")
     return render(request, "404.html", status=404)
 
 
 def server_error(request):
+    if request.path.startswith(API_PREFIX):
+        return _api_error(500, "Server error.")  # no detail: it is in the server's log
     # No context processors that could fail again: a plain render.
     return render(request, "500.html", status=500)
 
