@@ -72,6 +72,7 @@ def cmd_run(argv: list[str]) -> int:
     ensure_venv()
     # A local run speaks plain HTTP; production sets HTTPS itself (README).
     env = project_env(HTTPS=os.environ.get("HTTPS", "0"))
+    env.setdefault("LOG_FORMAT", "plain")  # text for people; production logs JSON lines
     if not env.get("SECRET_KEY"):
         env.setdefault("SECRET_KEY_FILE", str(local_secret_key_file()))
     manage("migrate", "--noinput", env=env)

@@ -8,10 +8,12 @@ Celery broker), SECRET_KEY, ALLOWED_HOSTS, DEBUG. See README.md.
 
 import contextlib
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from csp.constants import NONCE, NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent  # the repository root
@@ -61,6 +63,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 # --- HTTPS: on by default outside DEBUG; HTTPS=0 turns it off for a plain-HTTP run.
 HTTPS = env_bool("HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # probes on the host speak plain HTTP to daphne
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 31536000 if HTTPS else 0))
@@ -84,6 +87,8 @@ INSTALLED_APPS = [
     "channels",
     "rest_framework",
     "drf_spectacular",
+    "csp",  # Content-Security-Policy header (and nonces for the one inline <style>)
+    "axes",  # admin login lockout, per username, no address kept (config/security.py)
     # the platform (platform/ is on sys.path)
     "gamekit",
     "poems",
@@ -97,6 +102,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.SiteLocaleMiddleware",
@@ -105,6 +112,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -225,6 +233,49 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 
+# --- Web hardening (issue 15). The pages carry no inline script or style attribute:
+# scripts, styles, images and connections (fetch, WebSocket) come from this site only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],  # NONCE: the staff dashboard's <style> block
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],  # 'self' covers ws:/wss: to this host (CSP level 3)
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# Browser features no game uses are switched off for the site and anything it embeds.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in ("accelerometer", "camera", "geolocation", "gyroscope", "magnetometer",
+                    "microphone", "payment", "usb")
+}  # fmt: skip
+
+# Admin logins: django-axes locks a username out after AXES_FAILURE_LIMIT wrong passwords
+# for AXES_COOLOFF_TIME, whoever tries. It keys and stores by username only: the client
+# address is never looked at (RULES.md §6: addresses stay out of the database and logs).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", 5))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", 15)))
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "config.security.no_client_address"
+AXES_DISABLE_ACCESS_LOG = True  # no row per successful login
+AXES_VERBOSE = False
+AXES_HTTP_RESPONSE_CODE = 429
+# axes.W006 warns that username-only lockouts can be dodged by rotating user agents or
+# cookies: not so here (they play no part in the key), and adding the address is what
+# RULES.md §6 forbids.
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -251,7 +302,10 @@ TELEMETRY_RATE_LIMIT = (30, 60)
 TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", 0))
 
 # --- Logging: no client addresses anywhere (RULES.md §6). Django's request logger
-# records the request (and so REMOTE_ADDR) on errors: keep it to the message.
+# records the request (and so REMOTE_ADDR) on errors: keep it to the message. Both
+# formatters redact anything shaped like an address, tracebacks included. Production
+# (DEBUG off) writes JSON lines; LOG_FORMAT=plain for text (./dev.py run sets it).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -259,11 +313,17 @@ LOGGING = {
         "no_request": {"()": "config.logging.DropRequestFilter"},
         "no_addresses": {"()": "config.logging.RedactAddressFilter"},
     },
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "formatters": {
+        "plain": {
+            "()": "config.logging.PlainFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s: %(message)s",
+        },
+        "json": {"()": "config.logging.JsonFormatter"},
+    },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "formatter": "plain",
+            "formatter": "json" if LOG_FORMAT == "json" else "plain",
             "filters": ["no_request", "no_addresses"],
         }
     },
@@ -282,5 +342,7 @@ ADMINS: list = []  # no error mails: they would carry REMOTE_ADDR
 # serves, so the embedded defaults need no worker for a game to run.
 MATCHES_CELERY = env_bool("MATCHES_CELERY", bool(REDIS_URL))
 MATCHES_DISCONNECT_GRACE_S = int(os.environ.get("MATCHES_DISCONNECT_GRACE_S", 45))
+if os.environ.get("MATCHES_CPU_DELAY_MS"):  # else each game's own pace (Game.cpu_delay_ms)
+    MATCHES_CPU_DELAY_MS = int(os.environ["MATCHES_CPU_DELAY_MS"])
 
 SITE_NAME = _("Hyakunin Isshu card games")

@@ -1,8 +1,9 @@
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.http import JsonResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import i18n as i18n_views
@@ -77,3 +78,24 @@ def set_language(request):
     here = translation.get_language_from_path(urlsplit(next_url).path)
     with translation.override(here or settings.LANGUAGE_CODE):
         return i18n_views.set_language(request)
+
+
+ROBOTS = """\
+User-agent: *
+Disallow: /admin/
+Disallow: /staff/
+Disallow: /api/
+Disallow: /play/
+"""
+
+
+@require_safe
+def robots_txt(request):
+    """The pages are for everyone; admin, the API and individual matches are not."""
+    return HttpResponse(ROBOTS, content_type="text/plain; charset=utf-8")
+
+
+@require_safe
+def favicon_ico(request):
+    """Browsers and crawlers ask for /favicon.ico whatever the page says: the site icon."""
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))
