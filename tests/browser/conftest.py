@@ -26,7 +26,6 @@ def chromium():
     assert Path(CHROMIUM).exists(), "apt-get install chromium"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        japanese_by_default(browser)
         _functions_not_eval()
         yield browser
         browser.close()
@@ -53,18 +52,6 @@ def _functions_not_eval() -> None:
 
     wait_for_function._as_function = True
     Page.wait_for_function = wait_for_function
-
-
-def japanese_by_default(browser) -> None:
-    """Contexts speak Japanese unless a test asks otherwise (locale=...): a first visit to
-    an unprefixed page follows Accept-Language, and headless Chromium says en-US."""
-    new_context = browser.new_context
-
-    def japanese_context(**options):
-        options.setdefault("locale", "ja-JP")
-        return new_context(**options)
-
-    browser.new_context = japanese_context
 
 
 class WatchedPage:
@@ -104,7 +91,9 @@ class WatchedPage:
 
 @pytest.fixture
 def watched(chromium):
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    # A Japanese visitor: a first visit to an unprefixed page follows Accept-Language, and
+    # headless Chromium would say en-US. Contexts made by tests themselves keep that.
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
     page = WatchedPage(context.new_page())
     yield page
     context.close()
