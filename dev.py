@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -27,6 +28,16 @@ STAMP = VENV / ".installed-lock"
 
 def say(message: str) -> None:
     print(f"[dev] {message}", flush=True)
+
+
+def local_secret_key_file() -> Path:
+    """This checkout's own key for local runs, made once in var/ (production sets SECRET_KEY)."""
+    path = ROOT / "var" / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path
 
 
 def project_env(**extra: str) -> dict[str, str]:
@@ -61,40 +72,59 @@ def cmd_run(argv: list[str]) -> int:
     ensure_venv()
     # A local run speaks plain HTTP; production sets HTTPS itself (README).
     env = project_env(HTTPS=os.environ.get("HTTPS", "0"))
+    env.setdefault("LOG_FORMAT", "plain")  # text for people; production logs JSON lines
+    if not env.get("SECRET_KEY"):
+        env.setdefault("SECRET_KEY_FILE", str(local_secret_key_file()))
     manage("migrate", "--noinput", env=env)
     manage("collectstatic", "--noinput", "-v", "0", env=env)
-    (ROOT / "var").mkdir(exist_ok=True)
-    procs = [
-        # --access-log /dev/null: daphne's access log would record client addresses.
-        subprocess.Popen(
-            [BIN / "daphne", "--access-log", os.devnull, "-b", host, "-p", port,
-             "config.asgi:application"],
-            env=env, cwd=ROOT,
-        ),
-        # One worker with an embedded beat: exactly one scheduler on a single machine.
-        subprocess.Popen(
-            [BIN / "celery", "-A", "config", "worker", "--beat", "--loglevel", "INFO",
-             "--concurrency", "2"],
-            env=env, cwd=ROOT,
-        ),
-    ]  # fmt: skip
-    say(f"site running at http://{host}:{port}/  (Ctrl-C stops everything)")
+    # `kill <pid>` (SIGTERM) and a closed terminal (SIGHUP) stop everything, as Ctrl-C does:
+    # turn them into the same KeyboardInterrupt so the children never outlive this process.
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _interrupt)
+    procs: list[subprocess.Popen] = []
     try:
+        procs.append(
+            # --access-log /dev/null: daphne's access log would record client addresses.
+            subprocess.Popen(
+                [BIN / "daphne", "--access-log", os.devnull, "-b", host, "-p", port,
+                 "config.asgi:application"],
+                env=env, cwd=ROOT,
+            )
+        )  # fmt: skip
+        procs.append(
+            # One worker with an embedded beat: exactly one scheduler on a single machine.
+            subprocess.Popen(
+                [BIN / "celery", "-A", "config", "worker", "--beat", "--loglevel", "INFO",
+                 "--concurrency", "2"],
+                env=env, cwd=ROOT,
+            )
+        )  # fmt: skip
+        say(f"site running at http://{host}:{port}/  (Ctrl-C stops everything)")
         while all(p.poll() is None for p in procs):
             time.sleep(0.5)
         say("a process stopped; stopping the rest")
     except KeyboardInterrupt:
         say("stopping")
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-        for p in procs:
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second TERM must not cut this short
+        stop_all(procs)
     return 0
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def stop_all(procs: list[subprocess.Popen]) -> None:
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    for p in procs:
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
 
 
 def cmd_test(argv: list[str]) -> int:

@@ -79,6 +79,8 @@ class Setup:
             DEBUG="0",
             VAR_DIR=str(self.var),
             LOG_LEVEL="WARNING",
+            # DEBUG=0 needs a key (settings refuse to make one up); a throwaway one per run.
+            SECRET_KEY=os.environ.get("SECRET_KEY") or f"bench-{os.getpid()}-{'k' * 40}",
         )
         if kind == "scaleout":
             self.env.update(DATABASE_URL=args.database_url, REDIS_URL=args.redis_url)

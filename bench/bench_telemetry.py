@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("HTTPS", "0")
+os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))  # DEBUG is off: a throwaway key
 if not os.environ.get("DATABASE_URL"):
     (ROOT / "var").mkdir(exist_ok=True)
     os.environ["DATABASE_URL"] = f"sqlite:///{ROOT / 'var' / 'bench-telemetry.sqlite3'}"

@@ -10,8 +10,36 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from django.core.asgi import get_asgi_application
 
+
+def _leave_form_bodies_to_django() -> None:
+    """Twisted parses every multipart POST body itself before daphne hands the raw body
+    to Django, and answers a malformed one with an empty 400 that never reaches the
+    site (the JSON API could not say "415, send JSON"). Daphne never reads that parse:
+    switch it off (Twisted's documented parsePOSTFormSubmission flag, set per request)."""
+    try:
+        from daphne.http_protocol import WebRequest
+    except ImportError:  # another ASGI server: nothing to do
+        return
+    if getattr(WebRequest, "_forms_left_to_django", False):
+        return
+    original_init = WebRequest.__init__
+
+    def __init__(self, *args, **kwargs):
+        original_init(self, *args, **kwargs)
+        self._parsePOSTFormSubmission = False
+
+    WebRequest.__init__ = __init__
+    WebRequest._forms_left_to_django = True
+
+
+_leave_form_bodies_to_django()
+
 # Build Django's app (and so the app registry) before importing any consumer.
 django_asgi_app = get_asgi_application()
+
+from config.startup import require_secret_key  # noqa: E402
+
+require_secret_key()  # refuse to serve with no key rather than sign with a made-up one
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402

@@ -1,5 +1,7 @@
+import json
 import logging
 import re
+from datetime import UTC, datetime
 
 
 class DropRequestFilter(logging.Filter):
@@ -31,3 +33,39 @@ class RedactAddressFilter(logging.Filter):
         if redacted != message:
             record.msg, record.args = redacted, None
         return True
+
+
+def redact(text: str) -> str:
+    return RedactAddressFilter._ADDRESS.sub("[address]", text)
+
+
+class PlainFormatter(logging.Formatter):
+    """One line per record (plus its traceback), addresses redacted everywhere, the
+    traceback included: an exception's text often names the peer it failed to reach."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line (production: journald and log shippers read it as is).
+
+    Keys: time (UTC, ISO 8601), level, logger, message, and exc / stack when there is a
+    traceback, as one string. Addresses are redacted in every value. The request and
+    other extras are left out on purpose: they would carry the client address.
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": redact(record.getMessage()),
+        }
+        if record.exc_info:
+            entry["exc"] = redact(self.formatException(record.exc_info))
+        elif record.exc_text:
+            entry["exc"] = redact(record.exc_text)
+        if record.stack_info:
+            entry["stack"] = redact(self.formatStack(record.stack_info))
+        return json.dumps(entry, ensure_ascii=False)

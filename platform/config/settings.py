@@ -6,12 +6,14 @@ environment variables: DATABASE_URL (PostgreSQL), REDIS_URL (channel layer and
 Celery broker), SECRET_KEY, ALLOWED_HOSTS, DEBUG. See README.md.
 """
 
+import contextlib
 import os
-import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from csp.constants import NONCE, NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent  # the repository root
@@ -29,24 +31,39 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-def _embedded_secret_key() -> str:
-    """A key made once per checkout and kept in var/, so sessions survive restarts."""
-    path = VAR_DIR / "secret_key"
-    if not path.exists():
+def _make_var_dir() -> None:
+    """var/ holds the embedded database, broker, and beat's schedule file. Celery beat
+    cannot create it (it only opens files), so make it here for every entry point."""
+    # A read-only checkout: VAR_DIR must then point somewhere writable (deploy/).
+    with contextlib.suppress(OSError):
         VAR_DIR.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
-    return path.read_text().strip()
 
 
+def _secret_key() -> str:
+    """SECRET_KEY, or the file named by SECRET_KEY_FILE (systemd credentials, ./dev.py).
+
+    Outside DEBUG there is no fallback: a key made up on each host would sign sessions
+    and CSRF tokens that the other hosts reject, and change on every fresh checkout. An
+    empty key lets tools that sign nothing run (compilemessages); the servers, Celery and
+    `manage.py check` refuse it (config.startup).
+    """
+    if key := os.environ.get("SECRET_KEY", "").strip():
+        return key
+    if path := os.environ.get("SECRET_KEY_FILE", "").strip():
+        return Path(path).read_text().strip()  # never made here: a missing file is an error
+    return "insecure-debug-only-" + "k" * 40 if DEBUG else ""
+
+
+_make_var_dir()
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = os.environ.get("SECRET_KEY") or _embedded_secret_key()
+SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 # --- HTTPS: on by default outside DEBUG; HTTPS=0 turns it off for a plain-HTTP run.
 HTTPS = env_bool("HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # probes on the host speak plain HTTP to daphne
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 31536000 if HTTPS else 0))
@@ -70,6 +87,8 @@ INSTALLED_APPS = [
     "channels",
     "rest_framework",
     "drf_spectacular",
+    "csp",  # Content-Security-Policy header (and nonces for the one inline <style>)
+    "axes",  # admin login lockout, per username, no address kept (config/security.py)
     # the platform (platform/ is on sys.path)
     "gamekit",
     "poems",
@@ -84,6 +103,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.SiteLocaleMiddleware",
@@ -92,6 +113,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -181,13 +203,18 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Moves matches whose CPU / disconnect timer was lost (a restart, a dropped task).
     "matches-sweep-stalled": {"task": "matches.tasks.sweep_stalled_matches", "schedule": 15.0},
 }
-CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")  # VAR_DIR made above
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # --- Internationalisation: Japanese first.
 LANGUAGE_CODE = "ja"
 LANGUAGES = [("ja", "日本語"), ("en", "English"), ("zh-hans", "简体中文")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [BASE_DIR / "locale"]  # first: overrides app catalogues (see its "History")
+# The switcher's cookie: only over HTTPS in production, never sent cross-site, not for JS.
+LANGUAGE_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
@@ -206,6 +233,49 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+
+# --- Web hardening (issue 15). The pages carry no inline script or style attribute:
+# scripts, styles, images and connections (fetch, WebSocket) come from this site only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],  # NONCE: the staff dashboard's <style> block
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],  # 'self' covers ws:/wss: to this host (CSP level 3)
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# Browser features no game uses are switched off for the site and anything it embeds.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in ("accelerometer", "camera", "geolocation", "gyroscope", "magnetometer",
+                    "microphone", "payment", "usb")
+}  # fmt: skip
+
+# Admin logins: django-axes locks a username out after AXES_FAILURE_LIMIT wrong passwords
+# for AXES_COOLOFF_TIME, whoever tries. It keys and stores by username only: the client
+# address is never looked at (RULES.md §6: addresses stay out of the database and logs).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", 5))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", 15)))
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "config.security.no_client_address"
+AXES_DISABLE_ACCESS_LOG = True  # no row per successful login
+AXES_VERBOSE = False
+AXES_HTTP_RESPONSE_CODE = 429
+# axes.W006 warns that username-only lockouts can be dodged by rotating user agents or
+# cookies: not so here (they play no part in the key), and adding the address is what
+# RULES.md §6 forbids.
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -227,9 +297,16 @@ SPECTACULAR_SETTINGS = {
 }
 # Telemetry intake: requests per window per client address, counted in process memory only.
 TELEMETRY_RATE_LIMIT = (30, 60)
+# How many proxies of ours stand before the servers (deploy/: nginx, so 1). Each adds the
+# address it saw to X-Forwarded-For; the entry left of them is the client. 0: ignore it.
+# Do not start daphne with --proxy-headers: it would trust the left-most, forgeable entry.
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", 0))
 
 # --- Logging: no client addresses anywhere (RULES.md §6). Django's request logger
-# records the request (and so REMOTE_ADDR) on errors: keep it to the message.
+# records the request (and so REMOTE_ADDR) on errors: keep it to the message. Both
+# formatters redact anything shaped like an address, tracebacks included. Production
+# (DEBUG off) writes JSON lines; LOG_FORMAT=plain for text (./dev.py run sets it).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -237,11 +314,17 @@ LOGGING = {
         "no_request": {"()": "config.logging.DropRequestFilter"},
         "no_addresses": {"()": "config.logging.RedactAddressFilter"},
     },
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "formatters": {
+        "plain": {
+            "()": "config.logging.PlainFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s: %(message)s",
+        },
+        "json": {"()": "config.logging.JsonFormatter"},
+    },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "formatter": "plain",
+            "formatter": "json" if LOG_FORMAT == "json" else "plain",
             "filters": ["no_request", "no_addresses"],
         }
     },
@@ -260,5 +343,7 @@ ADMINS: list = []  # no error mails: they would carry REMOTE_ADDR
 # serves, so the embedded defaults need no worker for a game to run.
 MATCHES_CELERY = env_bool("MATCHES_CELERY", bool(REDIS_URL))
 MATCHES_DISCONNECT_GRACE_S = int(os.environ.get("MATCHES_DISCONNECT_GRACE_S", 45))
+if os.environ.get("MATCHES_CPU_DELAY_MS"):  # else each game's own pace (Game.cpu_delay_ms)
+    MATCHES_CPU_DELAY_MS = int(os.environ["MATCHES_CPU_DELAY_MS"])
 
 SITE_NAME = _("Hyakunin Isshu card games")

@@ -3,6 +3,8 @@
 import os
 
 os.environ.setdefault("HTTPS", "0")
+# DEBUG is off in tests, so a key is required; servers started by tests inherit this one.
+os.environ.setdefault("SECRET_KEY", "tests-only-key-never-used-in-production-" + "x" * 20)
 
 from config.settings import *  # noqa: F403
 from config.settings import BASE_DIR, DATABASES, INSTALLED_APPS
@@ -23,3 +25,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # Matches: quick CPU moves, no Celery worker in the test run (the in-process driver plays).
 MATCHES_CPU_DELAY_MS = 20
 MATCHES_CELERY = False
+
+# django-axes wants a request in every authenticate() call, which the test client's
+# login() does not pass; the lockout tests switch it on (tests/platform/test_hardening.py).
+AXES_ENABLED = False

@@ -5,6 +5,8 @@ from django.contrib import admin
 from django.urls import include, path
 
 from gamekit import registry
+from pages import views as pages_views
+from pages.health import healthz
 from telemetry.urls import api_patterns, page_patterns, staff_patterns
 
 
@@ -19,7 +21,11 @@ def game_urlpatterns():
 
 
 urlpatterns = [
-    path("i18n/", include("django.conf.urls.i18n")),  # the language switch posts here
+    path("healthz", healthz, name="healthz"),
+    path("robots.txt", pages_views.robots_txt, name="robots_txt"),
+    path("favicon.ico", pages_views.favicon_ico, name="favicon_ico"),
+    # The language switch posts here (pages.views.set_language wraps Django's view).
+    path("i18n/setlang/", pages_views.set_language, name="set_language"),
     path("admin/", admin.site.urls),
     path("api/telemetry/", include(api_patterns)),
     path("staff/telemetry/", include(staff_patterns)),

@@ -50,7 +50,7 @@ class IntakeSchema(AutoSchema):
         return body
 
     def get_response_serializers(self) -> Any:
-        return {202: ACCEPTED_SCHEMA, 400: ERROR_SCHEMA, 429: THROTTLED_SCHEMA}
+        return {202: ACCEPTED_SCHEMA, 400: ERROR_SCHEMA, 415: ERROR_SCHEMA, 429: THROTTLED_SCHEMA}
 
 
 def _reject(field: str, message: Any) -> Response:
@@ -66,6 +66,14 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(set(keys)) != len(keys):
         raise ValueError("duplicate key")
     return dict(pairs)
+
+
+def _valid_unicode(data: Any) -> bool:
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class EventIntake(APIView):
@@ -92,14 +100,22 @@ class EventIntake(APIView):
         if declared > limit:
             return _reject("body", too_big)  # refused before reading it
         media_type = (request.content_type or "").split(";")[0].strip().lower()
-        if media_type not in ("application/json", "text/plain"):
-            return _reject("body", _("Send JSON (application/json or text/plain)."))
+        if media_type and media_type not in ("application/json", "text/plain"):
+            # 415, with the reason in the same JSON shape as every other refusal.
+            return Response(
+                {"errors": {"body": [str(_("Send JSON (application/json or text/plain)."))]}},
+                status=status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+            )
         body = request.body
         if len(body) > limit:
             return _reject("body", too_big)
         try:
             data = json.loads(body, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
         except (ValueError, RecursionError):
+            return _reject("body", _("The body is not valid JSON."))
+        if not _valid_unicode(data):
+            # JSON's \ud800 escapes decode to lone surrogates, which no UTF-8 answer can
+            # echo back (they made the error renderer fail with a 500).
             return _reject("body", _("The body is not valid JSON."))
         try:
             rows = validate_batch(data)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import secrets
 import threading
 import time
@@ -66,15 +67,46 @@ class WindowCounter:
 COUNTER = WindowCounter()
 
 
+def client_address(request) -> str:
+    """The client's address as the site's own proxies saw it; never stored or logged.
+
+    settings.TRUSTED_PROXIES is how many proxies of ours stand in front of the server
+    (README/deploy: nginx, so 1). Each appends the address it saw to X-Forwarded-For
+    and REMOTE_ADDR is the nearest one, so the client is the entry just left of the
+    trusted ones. Anything further left came from the client and may be forged. With 0
+    (the server faces the internet) the header is ignored and REMOTE_ADDR is the client.
+    """
+    trusted = int(getattr(settings, "TRUSTED_PROXIES", 0))
+    chain = [request.META.get("REMOTE_ADDR") or ""]
+    if trusted > 0:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        chain = [a.strip() for a in forwarded.split(",") if a.strip()] + chain
+    return chain[max(len(chain) - 1 - trusted, 0)]
+
+
+def rate_key(address: str) -> str:
+    """What one client is counted as: an IPv4 address, or an IPv6 /64 (a home or phone
+    network hands each device a /64 and lets it change the lower half at will)."""
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address  # not an address: counted as given (all such share one key)
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 class AddressThrottle(BaseThrottle):
     """settings.TELEMETRY_RATE_LIMIT = (requests, seconds) per client address."""
 
     def allow_request(self, request, view) -> bool:
         limit, window = getattr(settings, "TELEMETRY_RATE_LIMIT", (30, 60))
         max_keys = getattr(settings, "TELEMETRY_RATE_MAX_CLIENTS", 10_000)
-        # REMOTE_ADDR only: X-Forwarded-For is the client's to forge; daphne puts the
-        # real client there itself when started behind a proxy with --proxy-headers.
-        key = address_key(request.META.get("REMOTE_ADDR") or "")
+        # Behind our proxy (TRUSTED_PROXIES) the right-most untrusted X-Forwarded-For
+        # entry; never the left-most, which the client writes (see client_address).
+        key = address_key(rate_key(client_address(request)))
         self._wait = COUNTER.hit(key, limit, window, max_keys, time.monotonic())
         return self._wait == 0.0
 

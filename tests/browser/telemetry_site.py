@@ -16,7 +16,7 @@ PAGE = """{% extends "base.html" %}{% load static %}
 {% include "telemetry/switch.html" with game=game %}
 <button id="start">start</button> <button id="end">end</button> <button id="fail3d">3D</button>
 {% endblock %}
-{% block scripts %}<script type="module">
+{% block scripts %}<script type="module" nonce="{{ request.csp_nonce }}">
 import * as telemetry from "{% static 'js/telemetry.js' %}";
 telemetry.expect3d();
 document.getElementById("start").onclick = () =>

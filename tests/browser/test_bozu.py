@@ -137,9 +137,10 @@ def test_friend_match_two_browsers_then_cpu_takes_an_absent_seat(
     server = AsgiServer(extra_env={"MATCHES_DISCONNECT_GRACE_S": "2"})
     server.start()
     try:
-        host_ctx = chromium.new_context(viewport=DESKTOP)
+        # Japanese browsers (a first visit follows Accept-Language; the texts below are ja).
+        host_ctx = chromium.new_context(viewport=DESKTOP, locale="ja-JP")
         host_ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
-        guest_ctx = chromium.new_context(viewport=DESKTOP)
+        guest_ctx = chromium.new_context(viewport=DESKTOP, locale="ja-JP")
         host = host_ctx.new_page()
         guest = guest_ctx.new_page()
 

@@ -54,7 +54,8 @@ def test_embedded_defaults_need_no_server(tmp_path):
         "print(s.CHANNEL_LAYERS['default']['BACKEND']);"
         "print(s.CELERY_BROKER_URL)"
     )
-    env = {"DJANGO_SETTINGS_MODULE": "config.settings", "VAR_DIR": str(tmp_path)}
+    env = {"DJANGO_SETTINGS_MODULE": "config.settings", "VAR_DIR": str(tmp_path),
+           "SECRET_KEY": "k" * 50}  # fmt: skip
     env_clean = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     result = subprocess.run(
         [sys.executable, ROOT / "manage.py", "shell", "--no-imports", "-c", code],

@@ -173,7 +173,9 @@ def test_oversized_bodies_are_refused_before_anything_is_stored(client):
 
 def test_other_media_types_are_refused(client):
     response = client.post(ENDPOINT, {"a": "b"}, HTTP_ACCEPT_LANGUAGE="en")  # a form post
-    assert_refused(response, "body")
+    assert response.status_code == 415  # Unsupported Media Type, explained in JSON
+    assert response.json() == {"errors": {"body": ["Send JSON (application/json or text/plain)."]}}
+    assert TelemetryEvent.objects.count() == 0
 
 
 def test_beacon_text_plain_bodies_are_accepted(client):

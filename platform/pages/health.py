@@ -1,0 +1,75 @@
+"""GET /healthz: can this process serve? For the proxy and the service manager.
+
+Checks the database, the channel layer and the Celery broker, each with a short
+timeout. The answer names each part and says ok or failed, nothing else: no
+addresses, versions, error texts or settings (they would tell a visitor about the
+host; the details go to the server's log).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connection
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+log = logging.getLogger(__name__)
+TIMEOUT_S = 3
+
+
+def _database() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+
+
+async def _send_and_receive() -> None:
+    import asyncio
+
+    layer = get_channel_layer()
+    channel = await asyncio.wait_for(layer.new_channel("healthz."), TIMEOUT_S)
+    marker = uuid.uuid4().hex
+    await asyncio.wait_for(layer.send(channel, {"type": "healthz", "marker": marker}), TIMEOUT_S)
+    message = await asyncio.wait_for(layer.receive(channel), TIMEOUT_S)
+    if message.get("marker") != marker:
+        raise RuntimeError("the channel layer returned another message")
+
+
+def _channel_layer() -> None:
+    async_to_sync(_send_and_receive)()
+
+
+def _broker() -> None:
+    from config.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, timeout=TIMEOUT_S)
+        if settings.CELERY_BROKER_URL.startswith("redis"):
+            conn.default_channel.client.ping()
+
+
+CHECKS = {"database": _database, "channel_layer": _channel_layer, "broker": _broker}
+
+
+@never_cache
+@require_safe
+def healthz(request):
+    results = {}
+    for name, check in CHECKS.items():
+        try:
+            check()
+            results[name] = "ok"
+        except Exception:
+            # The reason goes to the log (addresses are redacted there), not the answer.
+            log.exception("healthz: %s check failed", name)
+            results[name] = "failed"
+    healthy = all(value == "ok" for value in results.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "failed", "checks": results}, status=200 if healthy else 503
+    )
