@@ -10,11 +10,15 @@ import { backSvg, faceSvg, pileLayers } from "./face.js";
 
 const reduced = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-function pileHtml(count, top, label) {
+// A pile's markup, then its layer offsets set through the CSSOM: the site's CSP
+// (style-src 'self') refuses style attributes written into markup.
+function fillPile(el, count, top, label) {
   const layers = pileLayers(count);
-  const edges = Array.from({ length: layers }, (_, i) => `<span class="pile-edge" style="--i:${i}"></span>`).join("");
+  const edges = Array.from({ length: layers }, () => `<span class="pile-edge"></span>`).join("");
   const face = top ? faceSvg(top, label) : count ? backSvg() : "";
-  return `${edges}<span class="pile-top" style="--layers:${layers}">${face}</span>`;
+  el.innerHTML = `${edges}<span class="pile-top">${face}</span>`;
+  el.querySelectorAll(".pile-edge").forEach((edge, i) => edge.style.setProperty("--i", String(i)));
+  el.querySelector(".pile-top").style.setProperty("--layers", String(layers));
 }
 
 export class TableView {
@@ -46,7 +50,7 @@ export class TableView {
       stack.dataset.colour = seatColour(match, seat);
       stack.dataset.count = count;
       const card = top ? this.card(top) : null;
-      stack.innerHTML = pileHtml(count, card, card && this.S.classes[card.class]);
+      fillPile(stack, count, card, card && this.S.classes[card.class]);
       const label = document.createElement("span");
       label.className = `stack-label seat-${seatColour(match, seat)}`;
       label.dataset.seatLabel = seat;
@@ -68,10 +72,10 @@ export class TableView {
     const field = this.root.querySelector("[data-field-stack]");
     const fieldTop = view.field[view.field.length - 1];
     const fieldCard = fieldTop ? this.card(fieldTop) : null;
-    field.innerHTML = pileHtml(view.field_count, fieldCard, fieldCard && this.S.classes[fieldCard.class]);
+    fillPile(field, view.field_count, fieldCard, fieldCard && this.S.classes[fieldCard.class]);
     field.dataset.count = view.field_count;
     const pile = this.root.querySelector("[data-pile-stack]");
-    pile.innerHTML = pileHtml(view.pile_count, null);
+    fillPile(pile, view.pile_count, null);
     pile.dataset.count = view.pile_count;
   }
 
@@ -105,7 +109,7 @@ export class TableView {
     const ghost = document.createElement("div");
     ghost.className = "ghost card-pile";
     ghost.setAttribute("aria-hidden", "true");
-    ghost.innerHTML = pileHtml(cards, face, "");
+    fillPile(ghost, cards, face, "");
     ghost.style.left = `${a.x}px`;
     ghost.style.top = `${a.y}px`;
     this.surface.append(ghost);
