@@ -2,6 +2,8 @@
 
 from django.utils.translation import gettext_lazy as _
 
+import gamekit.faq
+
 FAQ = [
     (
         _("How many people can play?"),
@@ -49,21 +51,9 @@ FAQ = [
 ]
 
 
-def faq_items():
-    return [{"question": q, "answer": a} for q, a in FAQ]
+def faq_items() -> list[dict[str, str]]:
+    return gamekit.faq.faq_items(FAQ)
 
 
-def faq_jsonld():
-    """schema.org FAQPage in the active language."""
-    return {
-        "@context": "https://schema.org",
-        "@type": "FAQPage",
-        "mainEntity": [
-            {
-                "@type": "Question",
-                "name": str(q),
-                "acceptedAnswer": {"@type": "Answer", "text": str(a)},
-            }
-            for q, a in FAQ
-        ],
-    }
+def faq_jsonld() -> dict:
+    return gamekit.faq.faq_jsonld(FAQ)

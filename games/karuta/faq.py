@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+import gamekit.faq
+
 FAQ = [
     (
         _("Do I need to know all 100 poems by heart to play?"),
@@ -71,20 +73,8 @@ FAQ = [
 
 
 def faq_items() -> list[dict[str, str]]:
-    return [{"question": str(q), "answer": str(a)} for q, a in FAQ]
+    return gamekit.faq.faq_items(FAQ)
 
 
 def faq_jsonld() -> dict:
-    """schema.org FAQPage in the active language, from the same list as the page."""
-    return {
-        "@context": "https://schema.org",
-        "@type": "FAQPage",
-        "mainEntity": [
-            {
-                "@type": "Question",
-                "name": item["question"],
-                "acceptedAnswer": {"@type": "Answer", "text": item["answer"]},
-            }
-            for item in faq_items()
-        ],
-    }
+    return gamekit.faq.faq_jsonld(FAQ)
