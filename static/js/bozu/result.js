@@ -4,6 +4,7 @@
 import { seatColour } from "../seats.js";
 import { scoreBarsSvg } from "../score-bars.js";
 import { cap, fmt } from "../text.js";
+import { celebrate } from "../celebrate.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -12,18 +13,6 @@ export function outcome(result, mine) {
   return result.winners.some((s) => mine.includes(s)) ? "win" : "loss";
 }
 
-function celebrate(box) {
-  const petals = box.querySelector("[data-celebration]");
-  if (!petals || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-  petals.replaceChildren(...Array.from({ length: 18 }, (_, i) => {
-    const petal = document.createElement("span");
-    petal.className = "petal";
-    petal.style.setProperty("--x", `${(i * 37) % 100}%`);
-    petal.style.setProperty("--delay", `${(i % 6) * 0.18}s`);
-    return petal;
-  }));
-  setTimeout(() => petals.replaceChildren(), 4000); // decoration only
-}
 
 /** Returns true the first time a result is shown (for telemetry and the sound). */
 export function renderResult(S, game) {

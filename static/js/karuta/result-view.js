@@ -7,6 +7,7 @@ import { fmt } from "../text.js";
 import { secs } from "./clock.js";
 import { COLOURS } from "./controller.js";
 import { slowestPoems, soloChartSvg, soloFigures } from "./stats.js";
+import { celebrate } from "../celebrate.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -55,24 +56,12 @@ export class ResultView {
     if (first) {
       box.focus({ preventScroll: true });
       box.scrollIntoView({ block: "nearest" });
-      if (won) this.celebrate(box);
+      if (won) celebrate(box);
       g.ui.sound.play(won ? "win" : "end");
     }
     return first;
   }
 
-  celebrate(box) {
-    const petals = box.querySelector("[data-celebration]");
-    if (!petals || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-    petals.replaceChildren(...Array.from({ length: 18 }, (_, i) => {
-      const petal = document.createElement("span");
-      petal.className = "petal";
-      petal.style.setProperty("--x", `${(i * 37) % 100}%`);
-      petal.style.setProperty("--delay", `${(i % 6) * 0.18}s`);
-      return petal;
-    }));
-    setTimeout(() => petals.replaceChildren(), 4000); // decoration only
-  }
 
   renderSolo() {
     const g = this.g;

@@ -26,7 +26,7 @@ def pages(client):
 
 def faq_on_page(html: str) -> list[dict[str, str]]:
     block = re.search(r'<dl class="faq">(.*?)</dl>', html, re.S).group(1)
-    pairs = re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", block, re.S)
+    pairs = re.findall(r"<dt>(.*?)</dt>\s*<dd>(.*?)</dd>", block, re.S)
     return [{"question": unescape(q), "answer": unescape(a)} for q, a in pairs]
 
 
