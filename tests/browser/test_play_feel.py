@@ -24,7 +24,8 @@ def test_karuta_reading_line_and_own_rows_fit_without_scrolling(asgi_server, wat
     page.set_viewport_size({"width": size[0], "height": size[1]})
     start_karuta(page, asgi_server.url, "competitive")
     assert page.evaluate("scrollY") == 0
-    assert page.inner_text("[data-reading-line]") != ""
+    # The reading line fills once the first reading starts (a frame after the view).
+    page.wait_for_function("document.querySelector('[data-reading-line]').innerText.trim() !== ''")
     assert page.evaluate(INSIDE, "[data-reading-line]") == [True]
     own = page.evaluate(INSIDE, ".side-own .kcard")
     assert len(own) == 25 and all(own)
