@@ -21,7 +21,10 @@ from games.karuta.forms import LEVEL_CHOICES, KarutaSettingsForm
 # One line per level, matching the figures `manage.py karuta_ladder` measures.
 LEVEL_DESCRIPTIONS = {
     "nyumon": _("Gives you time to read the whole upper verse."),
-    "yowai": _("Mostly waits for the whole upper verse too, but now and then knows a poem early."),
+    "yowai": _(
+        "Knows the cards on its own side and guards them; for the others it mostly waits "
+        "for the whole upper verse."
+    ),
     "futsu": _("Knows the kimariji: takes about half a second after the deciding sound."),
     "tsuyoi": _("Takes about a third of a second after the deciding sound, and rarely errs."),
     "meijin": _("Takes at champion speed, 0.1–0.3 s after the deciding sound."),

@@ -77,7 +77,8 @@ def tables(pace: str | float = "standard") -> PoemTables:
 MOVE = np.array([[cpu.MOVE_MS[(own, r)] for r in range(3)] for own in (False, True)], dtype=float)
 
 _FIELDS = (
-    "lag_kana", "dynamic_rate", "reaction_ms", "reaction_sd_ms", "reaction_min_ms",
+    "learnt_rate", "own_learnt_rate", "lag_kana", "dynamic_rate", "reaction_ms", "reaction_sd_ms",
+    "reaction_min_ms", "recall_ms",
     "guess_rate", "slip_rate", "forget_rate", "forget_ms", "move_scale", "far_ms",
 )  # fmt: skip
 
@@ -148,12 +149,14 @@ def _touches(now: Reading, seat: int, p: dict[str, np.ndarray]):
         return np.where(dynamic, now.kimariji, np.maximum(now.kimariji, now.static))
 
     def recognised():
-        finite = np.isfinite(p["lag_kana"])
-        scale = np.where(finite, p["lag_kana"], 1.0)
-        lag = np.where(finite, np.floor(rng.exponential(1.0, n) * scale), 99).astype(int)
-        length = np.minimum(tracked() + lag, tab.length[poem])
+        own = now.loc[g, poem] // 3 == seat  # off the field: -1 // 3 == -1
         react = _gauss(rng, p["reaction_ms"], p["reaction_sd_ms"], p["reaction_min_ms"])
-        return now.times[rows, length - 1] + react
+        learnt = rng.random(n) < np.where(own, p["own_learnt_rate"], p["learnt_rate"])
+        lag = np.floor(rng.exponential(1.0, n) * p["lag_kana"]).astype(int)
+        length = np.minimum(tracked() + lag, tab.length[poem])
+        # Not learnt: the whole upper verse, then recalling how the poem goes on.
+        recall = p["recall_ms"] * rng.uniform(0.5, 1.5, n)
+        return react + np.where(learnt, now.times[rows, length - 1], now.last + recall)
 
     # A guess after `heard` kana (drawn without the poem), if its kimariji is not complete.
     span = p["guess_hi"] - p["guess_lo"] + 1

@@ -23,20 +23,14 @@ def ladder():
     return result
 
 
-# The one pair the model cannot bring under 95%: from "hears the whole verse" to "takes at
-# the kimariji" (see cpu.py). Every other adjacent pair must be a contest.
-CLIFF = ("futsu", "yowai")
-
-
 @pytest.mark.parametrize(
     ("stronger", "weaker"), list(zip(cpu.LEVEL_ORDER[1:], cpu.LEVEL_ORDER, strict=False))
 )
 def test_each_level_beats_the_one_below_but_does_not_crush_it(ladder, stronger, weaker):
     assert ladder.played[(stronger, weaker)] >= LADDER_GAMES
-    rate = ladder.win_rate(stronger, weaker)
-    assert rate >= 0.75
-    if (stronger, weaker) != CLIFF:
-        assert rate <= 0.95
+    # Measured over many seeds every adjacent pair sits at 84–91%: at 1000 games the
+    # sampling error (about ±1%) cannot carry it out of the band.
+    assert 0.75 <= ladder.win_rate(stronger, weaker) <= 0.95
 
 
 def test_master_beats_novice_in_at_least_99_percent(ladder):
@@ -56,15 +50,22 @@ def test_novice_never_touches_before_the_upper_verse_is_over(ladder):
     # The 入門 promise (RULES.md §3): a beginner can read the whole upper verse first.
     after_last = ladder.after_last["nyumon"]
     assert len(after_last) > 10_000
-    assert min(after_last) >= cpu.LEVELS["nyumon"].reaction_min_ms
+    assert min(after_last) >= _novice_margin()
     # …and the levels that know the kimariji take most cards while the verse is being read.
     for level in ("futsu", "tsuyoi", "meijin"):
         assert ladder.figures(level)["after_last"]["below_zero"] > 0.9
 
 
+def _novice_margin():
+    """入門's least time after the last upper-verse kana: quickest reaction, quickest recall."""
+    params = cpu.LEVELS["nyumon"]
+    assert params.learnt_rate == params.own_learnt_rate == 0
+    return params.reaction_min_ms + params.recall_ms / 2
+
+
 def test_novice_touches_come_after_the_last_upper_verse_kana_in_every_position():
     # Through the policy itself, on fresh positions: wrong touches (slips) included.
-    minimum = cpu.LEVELS["nyumon"].reaction_min_ms
+    minimum = _novice_margin()
     touches = 0
     for seed in range(60):
         view = engine.view(engine.new_state(simulate.LADDER_SETTINGS, [{}, {}], seed), 1)
@@ -126,21 +127,39 @@ def test_own_lower_row_is_quickest_and_the_far_lower_row_slowest():
     assert own[0] < far[0]
 
 
-def test_a_weak_cpu_waits_for_the_static_kimariji_a_strong_one_for_the_dynamic():
+def test_a_static_listener_waits_for_the_static_kimariji_a_strong_one_for_the_dynamic():
     # After あさぼらけあ (31) is read, あさぼらけう (64) is decided at あさぼ, not at its 6th kana.
     rest = [n for n in range(1, 101) if n not in (31, 64, 2)]
     s = engine.situation([[[64], [], []], [[2], [], []]], [64, 2, *rest], read=[31])
     view = engine.view(s, 1)
     kana_t = view["reading"]["kami"]["t"]
     assert view["reading"]["kimariji"] == 3 and view["reading"]["static_kimariji"] == 6
-    # Without early guesses or slips, and with no lag after the kimariji it tracks.
-    yowai = dataclasses.replace(cpu.LEVELS["yowai"], guess_rate=0, lag_kana=0, slip_rate=0)
+    # It knows the poem, tracks only the static kimariji, and neither lags, guesses nor slips.
+    static = dataclasses.replace(
+        cpu.LEVELS["futsu"], dynamic_rate=0, guess_rate=0, lag_kana=0, slip_rate=0
+    )
     meijin = dataclasses.replace(cpu.LEVELS["meijin"], guess_rate=0)
-    weak = [cpu.plan_touch(view, 1, yowai, random.Random(i)) for i in range(50)]
+    weak = [cpu.plan_touch(view, 1, static, random.Random(i)) for i in range(50)]
     strong = [cpu.plan_touch(view, 1, meijin, random.Random(i)) for i in range(50)]
     assert all(a["card"] == 64 for a in weak + strong)
     assert min(a["t"] for a in weak) > kana_t[5]
     assert sum(a["t"] < kana_t[5] for a in strong) >= 45
+
+
+def test_the_weak_cpu_takes_its_own_cards_at_the_kimariji_and_the_far_ones_late():
+    # よわい has studied its own side: すみのえの (18, one kana) on its side is taken early;
+    # on the far side it mostly hears the whole upper verse first.
+    params = dataclasses.replace(cpu.LEVELS["yowai"], guess_rate=0, slip_rate=0)
+    early = {}
+    for where in ("own", "far"):
+        position = _position_for(18, [2], [18]) if where == "own" else _position_for(18, [18], [2])
+        view = engine.view(position, 1)
+        last = view["reading"]["kami"]["t"][-1]
+        touches = [cpu.plan_touch(view, 1, params, random.Random(i))["t"] for i in range(400)]
+        early[where] = sum(t < last for t in touches) / len(touches)
+    assert early["own"] == 1.0
+    assert 0.05 < early["far"] < 0.3  # the few far cards it knows (learnt_rate)
+    assert params.own_learnt_rate > params.learnt_rate
 
 
 def test_a_dead_card_makes_the_cpu_pass_unless_it_guesses():

@@ -38,7 +38,7 @@ def test_a_simulated_game_follows_the_rules_of_a_whole_game():
 
 @pytest.fixture(scope="module")
 def both_paths():
-    pairs = (("tsuyoi", "futsu"), ("yowai", "nyumon"))
+    pairs = (("tsuyoi", "futsu"), ("futsu", "yowai"), ("yowai", "nyumon"))
     engine_ladder = simulate.Ladder(levels=("x",), games=ENGINE_GAMES)
     sim_ladder = simulate.Ladder(levels=("x",), games=SIM_GAMES)
     readings = {"engine": [], "sim": []}
@@ -58,7 +58,7 @@ def _z(p1, n1, p2, n2):
     return abs(p1 - p2) / sd
 
 
-@pytest.mark.parametrize(("a", "b"), [("tsuyoi", "futsu"), ("yowai", "nyumon")])
+@pytest.mark.parametrize(("a", "b"), [("tsuyoi", "futsu"), ("futsu", "yowai"), ("yowai", "nyumon")])
 def test_win_rates_agree_within_sampling_error(both_paths, a, b):
     engine_ladder, sim_ladder, _ = both_paths
     p1, p2 = engine_ladder.win_rate(a, b), sim_ladder.win_rate(a, b)
