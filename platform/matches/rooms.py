@@ -48,6 +48,8 @@ def create_match(
         raise MatchError("not_allowed", "too many seats")
     if mode == Match.Mode.SOLO and count != 1:
         raise MatchError("not_allowed", "solo is one seat")
+    if mode == Match.Mode.FRIEND and count < 2:
+        raise MatchError("not_allowed", "a friend room has two seats or more")
     token = new_token()
     digest = hash_token(token)
     now = timezone.now()
