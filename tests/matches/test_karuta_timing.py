@@ -90,15 +90,17 @@ def test_frames_carry_at_and_part_and_only_the_released_view(clock):
     assert frame["at"] == release.state_at(match) and frame["part"] == 0
     assert frame["view"]["reading"]["poem"] is None and frame["view"]["reading"]["kana"] == []
     assert release.NEXT in frame  # the consumer arms its timer with it and never sends it
-    parts = []
+    parts = {}
     for t in sorted({0, r["decided"] - 151, r["decided"] - 150, r["decided"] + 5000}):
         clock[0] = release.moment(at_reading(match, t))
         frame = frames.build_frame(match.id, frames.Viewer.of([]), match.seq)
-        parts.append(frame["part"])
+        parts[t] = frame["part"]
         shown = frame["view"]["reading"]
         assert (shown["poem"] is not None) == (t >= r["decided"] - 150)
         assert len(shown["kana"]) == sum(1 for x in r_kami_t(state) if x - 150 <= t)
-    assert parts == sorted(set(parts))  # each probe passed at least one release moment
+    # A release moment (the poem named) lies between these two; parts never go back.
+    assert parts[r["decided"] - 150] > parts[r["decided"] - 151]
+    assert list(parts.values()) == sorted(parts.values())
 
 
 def r_kami_t(state):
