@@ -2,9 +2,10 @@
 
 No Django, no clock, no global random. A state is a plain JSON-able dict; all
 randomness comes from `seed` and a counter kept in it, so the same (settings,
-seats, seed, actions) always reach the same state. Times are client-measured
-milliseconds on the reading's own clock (see `reading.py`: t = 0 is the moment
-the first kana of the poem's upper verse is shown).
+seats, seed, actions) always reach the same state. Times are milliseconds on the
+reading's own clock (see `reading.py`: t = 0 is the moment the first kana of the
+poem's upper verse is shown), claimed by clients on their corrected clock and checked
+against the platform's arrival stamps, which the actions carry (`judge.py`).
 
 Phases and actions (what the play pages and the match server build on)
 -------------------------------------------------------------------------
