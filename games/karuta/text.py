@@ -1,7 +1,7 @@
 """Karuta's events in words, in the reader's language (the engine only gives data).
 
-Touches and passes get no sentence: a touch is committed before its time comes
-on the reader's clock, so the play page shows it itself when its time comes.
+Touches and passes get no sentence: a touch event names neither card nor time (the view
+shows the touch once its time is reached, and the reading's result says who took what).
 A "reading" event never names the poem: it is sent before the poem is read.
 """
 

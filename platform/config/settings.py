@@ -345,5 +345,13 @@ MATCHES_CELERY = env_bool("MATCHES_CELERY", bool(REDIS_URL))
 MATCHES_DISCONNECT_GRACE_S = int(os.environ.get("MATCHES_DISCONNECT_GRACE_S", 45))
 if os.environ.get("MATCHES_CPU_DELAY_MS"):  # else each game's own pace (Game.cpu_delay_ms)
     MATCHES_CPU_DELAY_MS = int(os.environ["MATCHES_CPU_DELAY_MS"])
+# Timed games (karuta): how long before its time a kana, or the poem once decided, is sent
+# (docs/karuta-online.md): enough to cross a slow link and be drawn on time, below what a
+# person could use.
+MATCHES_RELEASE_LEAD_MS = int(os.environ.get("MATCHES_RELEASE_LEAD_MS", 150))
+# How contested karuta touches are judged: "corrected" (the claimed time on the corrected
+# clock, checked against the arrival) or "arrival" (arrival order at the server). "arrival"
+# exists only for the fairness bench, to show the bias the correction removes.
+KARUTA_JUDGE = os.environ.get("KARUTA_JUDGE", "corrected")
 
 SITE_NAME = _("Hyakunin Isshu card games")

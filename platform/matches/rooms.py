@@ -14,6 +14,7 @@ from django.utils import timezone
 
 import gamekit
 from gamekit import Game, LeavePolicy, Outcome, SeatSpec, Termination
+from matches import release
 from matches.broadcast import after_commit
 from matches.clock import default_level, update_turns
 from matches.errors import MatchError
@@ -47,6 +48,8 @@ def create_match(
         raise MatchError("not_allowed", "too many seats")
     if mode == Match.Mode.SOLO and count != 1:
         raise MatchError("not_allowed", "solo is one seat")
+    if mode == Match.Mode.FRIEND and count < 2:
+        raise MatchError("not_allowed", "a friend room has two seats or more")
     token = new_token()
     digest = hash_token(token)
     now = timezone.now()
@@ -98,6 +101,7 @@ def start_match(match: Match, game: Game, seats: list[Seat], now: datetime) -> N
         actor=Action.Actor.SYSTEM,
     )
     finish_if_over(match, game, state)
+    release.begin_state(match, game, now)  # a timed game's first state begins now
     save_away(update_turns(match, game, state, seats, (), now))
     match.state = game.dump_state(state)
     match.save()

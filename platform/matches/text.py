@@ -36,6 +36,8 @@ def describe_room_event(event: Mapping[str, Any]) -> str | None:
         return _("A new invitation URL was made; the old one no longer works.")
     if kind == "rematch":
         return _("A new game is ready.")
+    if kind == "refused" and isinstance(event.get("seat"), int):
+        return _("%(seat)s: a move was refused.") % {"seat": _seat(event)}
     return None
 
 

@@ -194,3 +194,41 @@ def test_celery_worker_plays_cpu_turns_with_no_server_watching(transactional_db,
     assert match.status == "finished"
     assert match.actions.filter(actor="cpu").count() == 6
     assert gamekit.registry.get(match.game).dump_state(services.replay(match)) == match.state
+
+
+def test_karuta_friends_on_two_processes_each_get_the_reading_released_in_time(two_servers):
+    """Each process arms its own release timers from the state's `at`: a player on each
+    server gets every kana in time (never early), and both finish with the same log."""
+    from tests.matches.karutabot import KarutaBot
+    from tests.matches.test_karuta_online import FAST, check_released
+
+    one, two = two_servers
+    match, token = services.create_match("karuta", {**FAST, "mode": "competitive"}, "friend")
+    _m, _seat, other = services.join(match.invite_code)
+    path = f"/play/{match.id}/ws/"
+    red = KarutaBot(one.ws_url + path, token, name="red", seed=1)
+    blue = KarutaBot(two.ws_url + path, other, name="blue", seed=2)
+    watcher = KarutaBot(two.ws_url + path, None, name="watcher")
+    bots = [red, blue, watcher]
+    logs = {}
+
+    async def run():
+        for bot in bots:
+            await bot.open()
+        try:
+            await asyncio.gather(*(bot.play(timeout=240) for bot in bots))
+            for bot in bots:
+                logs[bot.name] = await bot.full_log()
+        finally:
+            for bot in bots:
+                await bot.close()
+
+    asyncio.run(run())
+    match = Match.objects.get(pk=match.id)
+    assert match.status == Match.Status.FINISHED
+    stored = {row.seq: row.events for row in match.actions.all()}
+    for bot in bots:
+        assert logs[bot.name] == stored
+        assert check_released(bot) > 10
+        # Released kana came part by part on both processes, not all with the state.
+        assert max(f.get("part", 0) for _got, f in bot.received) >= 5

@@ -1,0 +1,81 @@
+"""One clock (issue 18): `pong.now`, and each connection's round trip measured by the server
+from `ping.echo`/`ping.held` (matches/latency.py), used as the one-way delay in stamps."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import gamekit
+from matches import services
+from matches.latency import LinkDelay
+from matches.models import Action
+from tests.matches.helpers import Client, load
+
+
+async def db(call):
+    from channels.db import database_sync_to_async
+
+    return await database_sync_to_async(call)()
+
+
+pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_lowest_recent_round_trip_is_the_estimate():
+    link = LinkDelay()
+    assert link.owd is None
+    link.ponged(1000)
+    link.ponged(2000)
+    assert link.sample(1100, 1000, 40) == 60  # 100 ms later, 40 of them held: 60 ms
+    assert link.sample(2090, 2000, 0) == 90
+    assert link.rtt == 60 and link.owd == 30
+    assert link.sample(2100, 3000, 0) is None  # an echo never sent on this connection
+    assert link.sample(2010, 2000, 50) is None  # held longer than the round trip: absurd
+    assert link.sample(20000, 2000, 0) is None  # over 10 s: absurd
+    assert link.rtt == 60
+    for k in range(20):  # only the recent samples count
+        link.ponged(5000 + k)
+        link.sample(5000 + k + 200, 5000 + k, 0)
+    assert link.rtt == 200 and link.owd == 100
+
+
+async def pong(client, **fields):
+    await client.send({"type": "ping", "t": 1, **fields})
+    return await client.until(lambda f: f["type"] in ("pong", "error"))
+
+
+async def test_pong_tells_the_time_and_pings_measure_the_connection(close_db_threads):
+    match, token = await db(
+        lambda: services.create_match(
+            "karuta", {"mode": "competitive", "memorise_seconds": 0}, "friend"
+        )
+    )
+    await db(lambda: services.join(match.invite_code))
+    client = Client(match.id, token)
+    await client.connect()
+    before = time.time() * 1000
+    first = await pong(client)
+    assert first["t"] == 1 and isinstance(first["now"], int)
+    assert before - 1 <= first["now"] <= time.time() * 1000 + 1
+    last = first
+    for _ in range(4):
+        last = await pong(client, echo=last["now"], held=1)
+    # Malformed clock fields are refused; a stranger's echo is ignored.
+    for bad in ({"echo": "x"}, {"echo": True}, {"echo": -1}, {"echo": 1, "held": -1},
+                {"echo": 1, "held": 60001}, {"held": 5}, {"echo": 1.5}):  # fmt: skip
+        reply = await pong(client, **bad)
+        assert reply["type"] == "error" and reply["code"] == "bad_message", bad
+    assert (await pong(client, echo=123, held=0))["type"] == "pong"
+    # The estimate is the one-way delay stamped on this connection's actions.
+    _m, state = await db(lambda: load(match.id))
+    rows = state["sides"][0]
+    await client.send({"type": "act", "action_id": "a1",
+                       "action": {"type": "arrange", "rows": rows, "t": -1}})  # fmt: skip
+    await client.until(lambda f: f["type"] in ("ack", "error"))
+    row = await db(lambda: Action.objects.filter(match_id=match.id).order_by("-seq").first())
+    stamp = row.action[gamekit.STAMP]
+    assert isinstance(stamp["owd"], int) and 0 <= stamp["owd"] < 50
+    assert stamp["server"] is False and 0 <= stamp["arrival"] <= stamp["decided"]
+    await client.close()
