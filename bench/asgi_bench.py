@@ -38,6 +38,11 @@ if os.environ.get("BENCH_PROFILE"):
 
     dbcall.db_call.thread_handler = _profiled
 
+if os.environ.get("BENCH_SWITCH_INTERVAL"):
+    import sys
+
+    sys.setswitchinterval(float(os.environ["BENCH_SWITCH_INTERVAL"]))
+
 PROBE = bool(os.environ.get("BENCH_PROBE"))
 if PROBE:
     from bench import probe
