@@ -14,13 +14,56 @@ from channels.security.websocket import AllowedHostsOriginValidator
 from django.urls import path
 
 from config.asgi import django_asgi_app  # builds Django first
+
+if os.environ.get("BENCH_CHANNEL_LAYER"):
+    # A/B of channel layers on the same settings (e.g. channels_redis.core.RedisChannelLayer),
+    # before the first consumer asks for the layer.
+    from django.conf import settings
+
+    settings.CHANNEL_LAYERS["default"]["BACKEND"] = os.environ["BENCH_CHANNEL_LAYER"]
 from config.routing import websocket_urlpatterns
+
+if os.environ.get("BENCH_PROFILE"):
+    # The sockets' database thread (matches.dbcall) is profiled apart: cProfile is per thread.
+    from matches import dbcall
+
+    _thread_handler = dbcall.db_call.thread_handler
+
+    def _profiled(self, loop, *args, **kwargs):
+        _db_profile.enable()
+        try:
+            return _thread_handler(self, loop, *args, **kwargs)
+        finally:
+            _db_profile.disable()
+
+    dbcall.db_call.thread_handler = _profiled
+
+if os.environ.get("BENCH_SWITCH_INTERVAL"):
+    import sys
+
+    sys.setswitchinterval(float(os.environ["BENCH_SWITCH_INTERVAL"]))
 
 PROBE = bool(os.environ.get("BENCH_PROBE"))
 if PROBE:
     from bench import probe
 
     probe.install()
+
+if os.environ.get("BENCH_PROFILE"):
+    # cProfile of the event-loop thread, written at exit beside the server's log
+    # (var/bench/<setup>/profile-<pid>.prof): where a move's time goes, by function.
+    import atexit
+    import cProfile
+
+    _profile, _db_profile = cProfile.Profile(), cProfile.Profile()
+    _profile.enable()
+
+    def _dump() -> None:
+        for name, profile in (("loop", _profile), ("db", _db_profile)):
+            path = os.path.join(os.environ["VAR_DIR"], f"profile-{os.getpid()}-{name}.prof")
+            profile.dump_stats(path)
+
+    atexit.register(_dump)
 
 
 class EchoConsumer(AsyncWebsocketConsumer):

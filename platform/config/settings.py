@@ -167,7 +167,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "config.channel_layer.RedisNoticeLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
                 "capacity": 1000,

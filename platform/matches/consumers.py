@@ -87,6 +87,15 @@ def clock() -> float:
     return time.monotonic()
 
 
+def log_failure(exc: Exception) -> None:
+    """The type and place only: a message could quote a move or a token."""
+    tb = exc.__traceback__
+    while tb and tb.tb_next:
+        tb = tb.tb_next
+    where = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb else "?"
+    log.error("match consumer failed: %s at %s", type(exc).__name__, where)
+
+
 class MatchConsumer(AsyncWebsocketConsumer):
     async def __call__(self, scope, receive, send):
         """Channels' `__call__`, with a channel-layer receive that survives the layer going
@@ -207,12 +216,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 log.warning("match consumer: database unavailable (%s)", type(exc).__name__)
                 await self.send_refusal(MatchError("unavailable"), self.ref)
             except Exception as exc:  # never lose the connection over one frame
-                tb = exc.__traceback__
-                while tb and tb.tb_next:
-                    tb = tb.tb_next
-                where = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb else "?"
-                # The type and place only: a message could quote a move or a token.
-                log.error("match consumer failed: %s at %s", type(exc).__name__, where)
+                log_failure(exc)
                 await self.send_error("server_error")
 
     async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
@@ -427,7 +431,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
     # --- frames out --------------------------------------------------------------------
 
     async def match_notice(self, message: dict[str, Any]) -> None:
-        """The group says the match is at seq S: send this seat's own view if it is news."""
+        """The group says the match is at seq S: send this seat's own view if it is news.
+        A notice may race the socket's close; whatever goes wrong, the socket carries on."""
+        if self.closed:
+            return
+        try:
+            await self._on_notice(message)
+        except Exception as exc:
+            log_failure(exc)
+
+    async def _on_notice(self, message: dict[str, Any]) -> None:
         seq = message.get("seq", 0)
         tag = message.get("presence")
         tag = tag if isinstance(tag, str) else None

@@ -101,6 +101,19 @@ def _sql(vendor: str, name: str, fields: tuple[str, ...] = ()) -> str:
         return (
             f"SELECT {columns} FROM {seat_table} WHERE {match_column} = %s ORDER BY {_q('index')}"
         )
+    if name == "lock_seats":
+        # The match row locked (only it: presence updates seats under the match's lock) and
+        # its seats, in one round trip.
+        columns = ", ".join(f"s.{_q(f.column)}" for f in Seat._meta.concrete_fields)
+        match_column = _q(Seat._meta.get_field("match").column)
+        lock = ""
+        if connection.features.has_select_for_update:
+            lock = " FOR UPDATE OF m" if connection.features.has_select_for_update_of else ""
+        return (
+            f"SELECT m.{_q('seq')}, {columns} FROM {match_table} m JOIN {seat_table} s "
+            f"ON s.{match_column} = m.{_q('id')} WHERE m.{_q('id')} = %s "
+            f"ORDER BY s.{_q('index')}{lock}"
+        )
     if name == "update":
         sets = ", ".join(f"{_q(Match._meta.get_field(f).column)} = %s" for f in fields)
         return f"UPDATE {match_table} SET {sets} WHERE {_q('id')} = %s"
@@ -141,10 +154,29 @@ def _seat_reader(vendor: str) -> tuple[list[str], list[tuple[Any, list[Any]]]]:
 
 def read_seats(match_id: Any) -> list[Seat]:
     """The match's seats, fresh from the database, in index order."""
-    attnames, columns = _seat_reader(connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(_sql(connection.vendor, "seats"), [_match_pk(match_id)])
+        return _seats(cursor.fetchall())
+
+
+def lock_seq_and_seats(match_id: Any) -> tuple[int | None, list[Seat]]:
+    """`lock_seq` and `read_seats` in one statement: the match row locked for this
+    transaction, its seq (None if there is no such match) and its seats, fresh."""
+    if (
+        not connection.features.has_select_for_update_of
+        and connection.features.has_select_for_update
+    ):
+        return lock_seq(match_id), read_seats(match_id)  # cannot lock only the match row
+    with connection.cursor() as cursor:
+        cursor.execute(_sql(connection.vendor, "lock_seats"), [_match_pk(match_id)])
         rows = cursor.fetchall()
+    if not rows:
+        return lock_seq(match_id), []  # no such match (or, never, a match without seats)
+    return rows[0][0], _seats([row[1:] for row in rows])
+
+
+def _seats(rows: list[tuple[Any, ...]]) -> list[Seat]:
+    attnames, columns = _seat_reader(connection.vendor)
     found = []
     for row in rows:
         values = []
@@ -173,3 +205,19 @@ def insert_action(row: Action) -> None:
     params = [_prep(Action, row, f) for f in ACTION_FIELDS]
     with connection.cursor() as cursor:
         cursor.execute(_sql(connection.vendor, "insert", ACTION_FIELDS), params)
+
+
+def update_match_and_insert(match: Match, fields: Iterable[str], row: Action) -> None:
+    """`update_match` then `insert_action`; on PostgreSQL in one round trip (Django's psycopg
+    cursors bind parameters on the client, so two statements can go in one execute)."""
+    fields = tuple(fields)
+    if connection.vendor != "postgresql":
+        update_match(match, fields)
+        insert_action(row)
+        return
+    params = [_prep(Match, match, f) for f in fields] + [_match_pk(match.pk)]
+    params += [_prep(Action, row, f) for f in ACTION_FIELDS]
+    vendor = connection.vendor
+    sql = f"{_sql(vendor, 'update', fields)}; {_sql(vendor, 'insert', ACTION_FIELDS)}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)

@@ -32,12 +32,11 @@ from matches.errors import MatchError
 from matches.log import (
     append_row,
     get_game,
-    insert_action,
     lock_match,
-    lock_seq,
-    read_seats,
+    lock_seq_and_seats,
     save_away,
     update_match,
+    update_match_and_insert,
 )
 from matches.models import Action, Match, Seat
 from matches.presence import expire_leases
@@ -114,9 +113,9 @@ def submit_action(
         index, action, state, events, before = decision
         try:
             with transaction.atomic():
-                if lock_seq(match_id) != snap.match.seq:
+                seq, seats = lock_seq_and_seats(match_id)
+                if seq != snap.match.seq:
                     raise _MovedOn
-                seats = read_seats(match_id)
                 if index not in still_held(seats, [index]):
                     raise _MovedOn  # the seat was handed to the CPU meanwhile: decide again
                 match = copy.copy(snap.match)
@@ -232,7 +231,7 @@ def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
     now = timezone.now()
     snap = snapshots.current(match_id)
     with transaction.atomic():
-        seq = lock_seq(match_id)
+        seq, seats = lock_seq_and_seats(match_id)  # fresh: presence decides who is overdue
         if seq is None or (expected_seq is not None and seq != expected_seq):
             return None
         if seq != snap.match.seq:  # this process's snapshot is behind: read it again
@@ -242,7 +241,6 @@ def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
             return None
         game = get_game(match)
         state = snap.state
-        seats = read_seats(match_id)  # fresh: presence decides whose turn is overdue
         picked = pick_due(match, game, state, seats, now)
         if picked is None:
             due_before = match.due_at
@@ -317,8 +315,7 @@ def _record_move(
     save_away(update_turns(match, game, state, seats, before, now))
     match.state = game.dump_state(state)
     match.updated = now
-    update_match(match, MOVE_FIELDS)
-    insert_action(row)
+    update_match_and_insert(match, MOVE_FIELDS, row)
     after_commit(match, remember=(seats, state, [row]))
 
 

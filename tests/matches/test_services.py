@@ -62,21 +62,43 @@ def test_create_cpu_match_stores_only_a_hash_of_the_token():
     assert match.status == Match.Status.PLAYING and match.seq == 1
 
 
-def test_token_comparison_is_constant_time(monkeypatch):
-    calls = []
+def test_tokens_are_compared_as_digests_of_one_length(monkeypatch):
+    """What makes the comparison safe: the decision is `hmac.compare_digest`'s, and it only
+    ever sees two SHA-256 digests of the same length, whatever the token's length, so
+    neither a prefix nor a length can be timed. Every near miss is refused."""
+    match, token = create(mode="friend", players=3)
+    stored = Seat.objects.get(match=match, index=0).token_hash
+    compared: list[tuple[int, int]] = []
     real = tokens.hmac.compare_digest
 
-    def spy(a, b):
-        calls.append(1)
+    def recording(a, b):
+        compared.append((len(a), len(b)))
         return real(a, b)
 
-    monkeypatch.setattr(tokens.hmac, "compare_digest", spy)
-    match, token = create(mode="friend", players=3)
-    assert services.token_seats(match.id, token) == [0]
-    assert len(calls) == 3  # every seat is compared, not just until a hit
-    assert services.token_seats(match.id, token[:-1] + "x") == []
-    assert services.token_seats(match.id, "") == []
+    monkeypatch.setattr(tokens.hmac, "compare_digest", recording)
+    flipped = [token[:i] + ("A" if token[i] != "A" else "B") + token[i + 1 :] for i in (0, 20, -1)]
+    wrong = [
+        "",
+        "x",
+        token[:1],
+        token[:-1],  # every prefix of the right token is just another wrong token
+        token + "x",
+        token * 2,
+        *flipped,
+        stored,  # what the database holds is not the token
+        "x" * 200,
+        "x" * 201,  # longer than any token: refused before hashing
+    ]
+    for candidate in wrong:
+        assert services.token_seats(match.id, candidate) == [], candidate
     assert services.token_seats(match.id, None) == []
+    assert services.token_seats(match.id, token) == [0]
+    assert compared, "the seats were not compared with compare_digest"
+    assert set(compared) == {(64, 64)}, "something other than two digests was compared"
+
+    # And compare_digest decides: if it says no, the right token holds nothing.
+    monkeypatch.setattr(tokens.hmac, "compare_digest", lambda a, b: False)
+    assert services.token_seats(match.id, token) == []
 
 
 def test_hotseat_token_holds_every_seat():

@@ -40,7 +40,7 @@ def test_production_variables_select_postgres_and_redis():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.postgresql",
-        "channels_redis.core.RedisChannelLayer",
+        "config.channel_layer.RedisNoticeLayer",
         "redis://127.0.0.1:6379/0",
         "False",
         "True",

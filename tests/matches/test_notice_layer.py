@@ -1,0 +1,95 @@
+"""The Redis channel layer of scale-out (config.channel_layer.RedisNoticeLayer): two layers
+stand for two processes sharing one Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+from redis.exceptions import ConnectionError as RedisDown
+
+from config.channel_layer import RedisNoticeLayer
+from tests.support.server import free_port
+
+pytestmark = [pytest.mark.services, pytest.mark.anyio]
+
+
+def redis_url() -> str:
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        reason = "needs Redis (REDIS_URL)"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return url
+
+
+async def two_processes(prefix: str) -> tuple[RedisNoticeLayer, RedisNoticeLayer]:
+    url = redis_url()
+    one, two = (RedisNoticeLayer(hosts=[url], prefix=prefix) for _ in range(2))
+    await one.flush()
+    return one, two
+
+
+async def test_a_group_message_reaches_every_member_once_in_its_senders_order():
+    """Each sender's messages arrive in the order it sent them (as with channels_redis,
+    two senders' are not ordered between them: notices carry their seq)."""
+    one, two = await two_processes("test-notice-order")
+    a, b = await one.new_channel(), await one.new_channel()
+    c = await two.new_channel()
+    for layer, channel in ((one, a), (one, b), (two, c)):
+        await layer.group_add("match", channel)
+    readers = [asyncio.ensure_future(layer.receive(ch)) for layer, ch in ((one, a), (two, c))]
+    await asyncio.sleep(0)  # both layers are reading on this loop now
+    for n in range(20):  # from both "processes"
+        await (one if n % 2 else two).group_send("match", {"type": "notice", "n": n, "x": None})
+    got = {ch: [] for ch in (a, b, c)}
+    first = await asyncio.gather(*readers)
+    got[a].append(first[0])
+    got[c].append(first[1])
+    for layer, channel in ((one, a), (one, b), (two, c)):
+        while len(got[channel]) < 20:
+            got[channel].append(await asyncio.wait_for(layer.receive(channel), 5))
+    for channel in (a, b, c):
+        numbers = [m["n"] for m in got[channel]]
+        assert sorted(numbers) == list(range(20)), channel
+        assert [n for n in numbers if n % 2] == list(range(1, 20, 2)), channel
+        assert [n for n in numbers if not n % 2] == list(range(0, 20, 2)), channel
+        assert all(m == {"type": "notice", "n": m["n"], "x": None} for m in got[channel])
+    await one.group_send("match", {"type": "notice", "n": 99})  # nothing was delivered twice
+    assert (await asyncio.wait_for(two.receive(c), 5))["n"] == 99
+    assert (await asyncio.wait_for(one.receive(a), 5))["n"] == 99
+    await one.flush()
+    await two.close_pools()
+
+
+async def test_a_discarded_or_closed_channel_gets_nothing_more():
+    one, two = await two_processes("test-notice-discard")
+    kept, dropped, closed = [await one.new_channel() for _ in range(3)]
+    for channel in (kept, dropped, closed):
+        await one.group_add("match", channel)
+    reader = asyncio.ensure_future(one.receive(closed))
+    await asyncio.sleep(0)
+    reader.cancel()  # what Channels does when the consumer's socket closes
+    with pytest.raises(asyncio.CancelledError):
+        await reader
+    await one.group_discard("match", dropped)
+    await two.group_send("match", {"type": "notice", "n": 1})
+    await one.group_send("match", {"type": "notice", "n": 2})
+    assert [(await asyncio.wait_for(one.receive(kept), 5))["n"] for _ in range(2)] == [1, 2]
+    assert dropped in one.buffers and not one.buffers[dropped]
+    assert closed not in one.buffers and not one.local_groups["match"] - {kept}
+    await one.flush()
+    await two.close_pools()
+
+
+async def test_receivers_hear_that_redis_is_unreachable():
+    """Consumers learn of an outage from `receive` raising (matches.consumers._layer_lost)."""
+    redis_url()
+    layer = RedisNoticeLayer(hosts=[f"redis://127.0.0.1:{free_port()}/0"])
+    channel = await layer.new_channel()
+    with pytest.raises(RedisDown):
+        await asyncio.wait_for(layer.receive(channel), 5)
+    with pytest.raises(RedisDown):  # and again, each time it is asked
+        await asyncio.wait_for(layer.receive(channel), 5)
