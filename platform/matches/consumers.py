@@ -464,7 +464,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return message_of(exc, services.get_game(snap.match) if snap else None)
 
     def viewer(self) -> frames.Viewer:
-        return frames.Viewer.of(self.held, self.revealed)
+        return frames.Viewer.of(self.held, self.revealed, self.link.owd)
 
     async def push(
         self, force: bool = False, min_seq: int | None = None, tag: str | None = None

@@ -36,10 +36,15 @@ class Viewer:
 
     held: tuple[int, ...] = ()
     revealed: tuple[int, int] | None = None
+    # The connection's one-way delay (ms, `latency.py`): a timed game's reading is sent that
+    # much earlier to it, so it arrives the same lead before it is due there (release.py).
+    owd: int | None = None
 
     @classmethod
-    def of(cls, held: Iterable[int], revealed: tuple[int, int] | None = None) -> Viewer:
-        return cls(tuple(held), revealed)
+    def of(
+        cls, held: Iterable[int], revealed: tuple[int, int] | None = None, owd: int | None = None
+    ) -> Viewer:
+        return cls(tuple(held), revealed, owd)
 
 
 def viewer_seat(
@@ -153,7 +158,7 @@ def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None
     # A socket keeps the seats it had at hello: a seat handed to the CPU since is not its own.
     held = tuple(still_held(seats, viewer.held))
     if held != viewer.held:
-        viewer = Viewer(held, viewer.revealed)
+        viewer = Viewer(held, viewer.revealed, viewer.owd)
     view = None
     to_act: list[int] = []
     if snap.state is not None and match.status == Match.Status.PLAYING:
@@ -171,7 +176,7 @@ def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None
         "match": room_info(match, seats, viewer.held, to_act, now, str(game.on_leave)),
     }
     if game.realtime:  # a timed game: the view as released now, `at` and `part`
-        release.timed_frame(frame, game, match, now)
+        release.timed_frame(frame, game, match, now, viewer.owd)
     if handoff is not None:
         frame["handoff"] = {"seat": handoff}
     if since is None or since > match.seq or match.seq - since > EVENTS_LIMIT:

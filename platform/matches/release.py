@@ -41,11 +41,21 @@ log = logging.getLogger(__name__)
 NEXT = "_release_in_ms"  # a frame's private key: when to send it again (popped, never sent)
 
 
-def lead_ms() -> int:
-    """How long before its time a kana (or the poem, once decided) is sent: enough for a
-    frame to cross a slow link and be drawn on time, little enough that knowing it early
-    gains nothing a person could use (below a human reaction)."""
-    return int(getattr(settings, "MATCHES_RELEASE_LEAD_MS", 150))
+# The most a connection's measured one-way delay adds to its lead. The delay is measured by
+# the server (latency.py), but a client can make it look longer by holding pongs; beyond
+# this it gains nothing. The judge allows late claims up to the same bound (karuta/judge.py).
+MAX_LINK_LEAD_MS = 400
+
+
+def lead_ms(owd: int | None = None) -> int:
+    """How long before its time a kana (or the poem, once decided) leaves the server for a
+    connection whose one-way delay is `owd`: the lead `MATCHES_RELEASE_LEAD_MS` (150 ms)
+    plus that delay, so it *arrives* the same lead before it is due on every link — enough
+    to be drawn on time, too little to be of use to a person (below a human reaction).
+    A fixed lead would hand the near player the race: over a 200 ms link a kana would
+    arrive 50 ms after it is due (bench/bench_karuta_fairness.py)."""
+    base = int(getattr(settings, "MATCHES_RELEASE_LEAD_MS", 150))
+    return base + min(max(owd or 0, 0), MAX_LINK_LEAD_MS)
 
 
 def epoch_ms(moment: datetime) -> int:
@@ -95,9 +105,12 @@ def stamp(
     return stamped
 
 
-def timed_frame(frame: dict[str, Any], game: Game, match: Any, now: datetime) -> None:
-    """Trim a timed game's frame to what is released `now`; add `at` and `part` (and the
-    private NEXT key: ms until the frame changes, None if it will not)."""
+def timed_frame(
+    frame: dict[str, Any], game: Game, match: Any, now: datetime, owd: int | None = None
+) -> None:
+    """Trim a timed game's frame to what is released `now` for a connection whose one-way
+    delay is `owd`; add `at` and `part` (and the private NEXT key: ms until the frame
+    changes, None if it will not)."""
     at = state_at(match)
     view = frame.get("view")
     if not game.realtime or at is None:
@@ -106,7 +119,7 @@ def timed_frame(frame: dict[str, Any], game: Game, match: Any, now: datetime) ->
     if view is None:
         frame["part"] = 0
         return
-    lead = lead_ms()
+    lead = lead_ms(owd)
     elapsed = epoch_ms(now) - at
     times = game.release_times(view, lead)
     passed = [t for t in times if t <= elapsed]

@@ -103,6 +103,24 @@ def test_frames_carry_at_and_part_and_only_the_released_view(clock):
     assert list(parts.values()) == sorted(parts.values())
 
 
+def test_a_slower_link_is_sent_the_reading_earlier_by_its_one_way_delay(clock):
+    # The lead is the same where the frame arrives: a connection 200 ms away gets each kana
+    # 150 + 200 ms before it is due, one 20 ms away 150 + 20 ms before, and no link more
+    # than the cap (a client can make its link look slower by holding pongs).
+    match, _t0, _t1 = friends()
+    match, state = load(match.id)
+    decided = state["reading"]["decided"]
+
+    def named(owd, t):
+        clock[0] = release.moment(at_reading(match, t))
+        frame = frames.build_frame(match.id, frames.Viewer.of([1], owd=owd), None, fresh=True)
+        return frame["view"]["reading"]["poem"] is not None
+
+    for owd in (None, 20, 200, release.MAX_LINK_LEAD_MS, 5000):
+        lead = 150 + min(owd or 0, release.MAX_LINK_LEAD_MS)
+        assert named(owd, decided - lead) and not named(owd, decided - lead - 1)
+
+
 def r_kami_t(state):
     return engine_view(state)["reading"]["kami"]["t"]
 
