@@ -118,9 +118,7 @@ async def run_matches(
         near_r, far_r = racers["near"], racers["far"]
         readings += len(near_r.results)
         for race in races(near_r, far_r):
-            all_races.append(
-                {**race, "near_wins": race["a_wins"], "far_wins": race["b_wins"]}
-            )
+            all_races.append({**race, "near_wins": race["a_wins"], "far_wins": race["b_wins"]})
         for racer in (near_r, far_r):
             for error in racer.errors:
                 refused[error.get("code", "?")] = refused.get(error.get("code", "?"), 0) + 1

@@ -216,4 +216,3 @@ def races(a: Racer, b: Racer) -> list[dict[str, Any]]:
             }
         )
     return out
-
