@@ -71,9 +71,7 @@ class KarutaSettingsForm(forms.Form):
         required=False,
         empty_value=None,
         initial="2",
-        error_messages={
-            "invalid_choice": _("Chirashi is played by 2 to 4 players.")
-        },
+        error_messages={"invalid_choice": _("Chirashi is played by 2 to 4 players.")},
     )
     cpu_level = forms.ChoiceField(
         label=_("CPU strength"),
