@@ -39,12 +39,14 @@ Phases and actions (what the play pages and the match server build on)
     * ``{"type": "arrange", "rows": [...], "t": ms}`` (competitive) — only
       before the upper verse starts (t < 0) and before the seat touched.
 
-    Other seats' touches are visible in the view as soon as they are sent
-    (``reading.touches``: [seat, card, t]), so a page can show a CPU's take
-    when its own clock reaches that t. The page must not show the read poem
-    before t = 0, nor a touch before its time. CPU policies ignore other seats'
-    touches. (Touch times are trusted from clients by design, so revealing a
-    committed touch time gives nothing a dishonest client did not already have.)
+    ``view()`` is the whole reading (the server's: the CPU plans from it); what a
+    client is sent is that view *released* at a moment (``games.karuta.release``):
+    each kana a fixed lead before its time, the poem once its deciding kana is, other
+    seats' touches once their time is reached. Touch times are claims on the reading's
+    clock, checked against the platform's arrival stamps (``games.karuta.judge``:
+    impossible touches are refused, a contested card is judged by corrected times).
+    The server plays a CPU's touch when its time comes, so nothing sent depends on a
+    CPU's plan before then. CPU policies ignore other seats' touches.
 
     Resolution (competitive, RULES.md §3): the earliest touch on the read card
     takes it; at equal times the player on whose side it lies takes it.
@@ -94,7 +96,7 @@ from gamekit.base import (
     InvalidActionError,
     NotYourTurnError,
 )
-from games.karuta import reading
+from games.karuta import judge, reading
 from games.karuta.options import (  # re-exported: the engine is the karuta API
     ALL_POEMS,
     LEVEL_KEYS,
@@ -249,6 +251,9 @@ def new_state(settings: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], s
         "last": None,
         "sit_out": [],
         "winner": None,
+        # Each seat's last one-way delay estimate, from the platform's stamp of its last
+        # action (judge.py): how long the judging window waits for it.
+        "owd": [None for _ in seat_list],
         "tally": [
             {
                 "takes": 0,
@@ -361,6 +366,13 @@ def apply(state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, li
     check, run = handler
     check(state, seat, action)  # raises before anything changes
     new = clone(state)
+    stamp = judge.stamp_of(action)
+    if stamp is not None:
+        # The new state begins when the action was decided: the reading's clock moves on.
+        if new["reading"] is not None:
+            new["reading"]["since"] = new["reading"].get("since", 0) + stamp["decided"]
+        if not stamp["server"]:
+            new.setdefault("owd", [None] * len(new["seats"]))[seat] = stamp["owd"]
     events: list[Event] = []
     run(new, seat, action, events)
     return new, events
@@ -426,6 +438,16 @@ def _check_touch(state: State, seat: int, action: Mapping[str, Any]) -> None:
         raise IllegalActionError("touches of one reading come in time order")
     if any(c == card for c, _ in mine):
         raise IllegalActionError(f"card {card} was touched already")
+    judge.check_touch(
+        r.get("since", 0),
+        reading.kami_times(r["poem"], state["settings"]["pace"]),
+        r["poem"],
+        state["queue"],
+        card,
+        t,
+        judge.stamp_of(action),
+        action.get("judge", "corrected"),
+    )
 
 
 def _check_in_reading(state: State, seat: int) -> None:
@@ -440,9 +462,14 @@ def _check_in_reading(state: State, seat: int) -> None:
 
 def _run_touch(state: State, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
     r = state["reading"]
-    card, t = action["card"], action["t"]
+    card = action["card"]
+    t = judge.judged_time(r, action["t"], judge.stamp_of(action), action.get("judge", "corrected"))
+    mine = r["touches"][seat]
+    t = max(t, mine[-1][1]) if mine else t
     r["touches"][seat].append([card, t])
-    events.append({"type": "touch", "seat": seat, "card": card, "t": t})
+    # Neither the card nor the time: the view shows a touch once its time is reached, and
+    # the reading's result says who took what.
+    events.append({"type": "touch", "seat": seat})
     if card == r["poem"] or state["mode"] == "chirashi":
         _finish(state, seat, events)
 
@@ -517,6 +544,7 @@ def _start_reading(state: State, events: list[Event]) -> None:
         sitting_out = []  # nobody would play: everyone plays instead
     state["sit_out"] = []
     kimariji = current_kimariji(poem, state["queue"])
+    preamble = reading.preamble(prev, s["pace"])
     state["reading"] = {
         "number": len(state["read"]) + 1,
         "poem": poem,
@@ -529,11 +557,13 @@ def _start_reading(state: State, events: list[Event]) -> None:
         "sitting_out": sitting_out,
         "done": [],
         "touches": [[] for _ in seats],
+        # Reading time at which the current state began (judge.py): this state began as
+        # the preamble started.
+        "since": preamble[0]["start"],
     }
     state["phase"] = "reading"
-    events.append(
-        {"type": "reading", "number": state["reading"]["number"], "poem": poem, "prev": prev}
-    )
+    # Never the poem: this event reaches every client as the reading begins.
+    events.append({"type": "reading", "number": state["reading"]["number"], "prev": prev})
 
 
 def _first_take(r: dict[str, Any]) -> tuple[list[int], int | None]:
@@ -564,6 +594,26 @@ def _note_take(state: State, taker: int, t: int) -> None:
     tally["takes"] += 1
     tally["take_sum"] += t - r["decided"]
     tally["take_n"] += 1
+
+
+def _reaches(r: dict[str, Any]) -> list[list[int]]:
+    """[seat, t] of every seat's touch on the read card, fastest first."""
+    found = []
+    for seat, touches in enumerate(r["touches"]):
+        t = next((t for card, t in touches if card == r["poem"]), None)
+        if t is not None:
+            found.append([seat, t])
+    return sorted(found, key=lambda pair: (pair[1], pair[0]))
+
+
+def _race(r: dict[str, Any], taker: int | None) -> dict[str, Any]:
+    """Who was faster and by how much: every touch on the read card, and the taker's lead
+    over the next seat's (None when nobody else touched it)."""
+    reaches = _reaches(r)
+    mine = next((t for s, t in reaches if s == taker), None)
+    others = [t for s, t in reaches if s != taker]
+    by = others[0] - mine if mine is not None and others else None
+    return {"reaches": reaches, "by": by}
 
 
 def _note_reaches(state: State) -> None:
@@ -628,6 +678,7 @@ def _resolve_competitive(state: State, events: list[Event]) -> None:
         "dabu": _dabu(owner, taker, otetsuki, tomo),
         "cancelled": owes[0] > 0 and owes[1] > 0 and owes[0] == owes[1],
         "send": {"from": sender, "to": _other(sender), "count": count} if count else None,
+        **_race(r, taker),
     }
     events.append(result)
     state["last"] = result
@@ -711,6 +762,7 @@ def _resolve_chirashi(state: State, events: list[Event]) -> None:
         "otetsuki": otetsuki,
         "sit_out": state["sit_out"][:],
         "returned": returned,
+        **_race(r, taker),
     }
     events.append(result)
     state["last"] = result
@@ -838,6 +890,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "touches": [
                 [i, card, t] for i, touches in enumerate(r["touches"]) for card, t in touches
             ],
+            # ms from the moment this state began to the reading's t = 0.
+            "t0": -r.get("since", 0),
             **reading.schedule(
                 mode, r["poem"], r["prev"], s["pace"], r["kimariji"], lower_reads(s)
             ),

@@ -1,8 +1,10 @@
 """Hyakunin Isshu karuta as a plugin: the contract of gamekit.Game over the pure engine.
 
-The action protocol (phases, touches with client-measured times, sends,
-arrangements) is documented in `games.karuta.engine`; the reading time base in
-`games.karuta.reading`; the CPU levels' table in `games.karuta.cpu`.
+The action protocol (phases, touches with their claimed times, sends, arrangements) is
+documented in `games.karuta.engine`; the reading time base in `games.karuta.reading`; what
+a client is sent when (the reading released just in time) in `games.karuta.release`; the
+arrival checks and the judging window in `games.karuta.judge`; the CPU levels' table in
+`games.karuta.cpu`. docs/karuta-online.md tells the whole story.
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.utils.translation import gettext_lazy as _
 
 import gamekit
 from gamekit import CpuLevel, Mode, SeatSpec
-from games.karuta import cpu, engine, text
+from games.karuta import cpu, engine, judge, release, text
 from games.karuta.forms import LEVEL_CHOICES, KarutaSettingsForm
 
 # One line per level, matching the figures `manage.py karuta_ladder` measures.
@@ -35,13 +38,24 @@ class Karuta(gamekit.Game):
     summary = _("Hear the upper verse, find the lower verse first: competitive, chirashi, solo.")
     min_players = 1
     max_players = 4
-    modes = (Mode.CPU, Mode.SOLO)
+    modes = (Mode.CPU, Mode.SOLO, Mode.FRIEND)
     cpu_levels = tuple(
         CpuLevel(key, dict(LEVEL_CHOICES)[key], LEVEL_DESCRIPTIONS[key]) for key in cpu.LEVEL_ORDER
     )
     settings_form = KarutaSettingsForm
-    error_messages = {"invalid_settings": _("These settings do not make a karuta game.")}
+    error_messages = {
+        "invalid_settings": _("These settings do not make a karuta game."),
+        "impossible_touch": _("That touch was refused: it could not have been made in time."),
+    }
     realtime = True
+    # Only these keys reach the engine and the log (the platform adds its timing stamp).
+    action_schema = {
+        "ready": (),
+        "arrange": ("rows", "t"),
+        "touch": ("card", "t"),
+        "pass": (),
+        "send": ("card",),
+    }
     order = 20
     # Buckets only (RULES.md §6): memorisation time and poem set are grouped, not raw.
     telemetry_settings = {
@@ -84,6 +98,12 @@ class Karuta(gamekit.Game):
     def player_count(self, settings: Mapping[str, Any]) -> int:
         return engine.normalize_settings(settings)["players"]
 
+    def clean_action(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        cleaned = super().clean_action(action)
+        if cleaned["type"] == "touch" and judge_by() == "arrival":
+            cleaned["judge"] = "arrival"  # logged with the touch: a replay judges it alike
+        return cleaned
+
     # --- engine -----------------------------------------------------------------
 
     def new_state(
@@ -117,6 +137,40 @@ class Karuta(gamekit.Game):
     ) -> dict[str, Any]:
         return cpu.cpu_policy(view, seat, level, rng)
 
+    # --- timing -----------------------------------------------------------------------
+
+    def released_view(self, view: dict[str, Any], elapsed_ms: int, lead_ms: int) -> dict[str, Any]:
+        return release.released(view, elapsed_ms, lead_ms)
+
+    def release_times(self, view: dict[str, Any], lead_ms: int) -> list[int]:
+        return release.release_times(view, lead_ms)
+
+    def play_at(self, state: engine.State, seat: int, action: Mapping[str, Any]) -> int | None:
+        """A CPU's touch is played at its time, its pass (a dead card) at the close."""
+        r = state["reading"]
+        if state["phase"] != "reading" or r is None:
+            return None
+        if action.get("type") == "touch":
+            return action["t"] - r["since"]
+        if action.get("type") == "pass":
+            return r["close"] - r["since"]
+        return None
+
+    def deadline(self, state: engine.State, seat: int) -> tuple[int, dict[str, Any]] | None:
+        r = state["reading"]
+        if state["phase"] != "reading" or r is None:
+            return None
+        owd = (state.get("owd") or [None] * len(state["seats"]))[seat]
+        due = judge.deadline(r, seat, owd, state["seats"][seat]["is_cpu"])
+        return None if due is None else (due - r["since"], {"type": "pass"})
+
+    def cpu_key(self, state: engine.State, seat: int) -> str | None:
+        """One plan per reading and touch: another seat's move does not redraw it."""
+        r = state["reading"]
+        if state["phase"] != "reading" or r is None:
+            return None
+        return f"reading{r['number']}.{len(r['touches'][seat])}"
+
     # --- presentation -------------------------------------------------------------
 
     def describe_events(self, events: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -129,3 +183,11 @@ class Karuta(gamekit.Game):
 
     def load_state(self, data: Any) -> engine.State:
         return engine.load(data)
+
+
+def judge_by() -> str:
+    """How contested touches are judged: "corrected" (the claimed time on the corrected
+    clock, checked against the arrival) or "arrival" (arrival order at the server, the
+    fairness bench's baseline: docs/karuta-online.md). Setting KARUTA_JUDGE."""
+    value = getattr(django_settings, "KARUTA_JUDGE", "corrected")
+    return "arrival" if value == "arrival" else "corrected"

@@ -4,6 +4,7 @@ The platform reaches a game only through this package; see DESIGN.md §2.
 """
 
 from gamekit.base import (
+    STAMP,
     CpuLevel,
     Game,
     GameError,
@@ -23,6 +24,7 @@ from gamekit.registry import AlreadyRegistered, NotRegistered, register, registr
 
 __all__ = [
     "SEAT_COLOURS",
+    "STAMP",
     "AlreadyRegistered",
     "CpuLevel",
     "Game",

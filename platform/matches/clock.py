@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings as django_settings
 
 from gamekit import Game
+from matches import release
 from matches.models import Action, Match, Seat
 
 
@@ -69,8 +70,14 @@ def turn_since(match: Match, index: int) -> datetime | None:
     return None if ms is None else _moment(ms)
 
 
-def seat_due(match: Match, game: Game, seat: Seat, now: datetime) -> datetime | None:
+def seat_due(
+    match: Match, game: Game, seat: Seat, now: datetime, state: Any = None
+) -> datetime | None:
     """When the server should play this seat's turn by itself, if ever."""
+    return _due(match, game, seat, now, state)[0]
+
+
+def _base_due(match: Match, game: Game, seat: Seat, now: datetime) -> datetime | None:
     since = turn_since(match, seat.index) or now
     # Pacing counts from the last move, so a CPU's second draw in a row is paced too.
     last_move = _moment(match.turns["last"]) if "last" in (match.turns or {}) else since
@@ -85,16 +92,36 @@ def seat_due(match: Match, game: Game, seat: Seat, now: datetime) -> datetime | 
     return max(start + timedelta(milliseconds=remaining), paced)
 
 
+def _due(
+    match: Match, game: Game, seat: Seat, now: datetime, state: Any
+) -> tuple[datetime | None, dict[str, Any] | None]:
+    """(when, the action the server then plays: None for the CPU's move). A timed game's
+    CPU plays when the game says and any seat may have a deadline (`release.timed_due`)."""
+    base = _base_due(match, game, seat, now)
+    if state is None or not game.realtime:
+        return base, None
+    level = seat.cpu_level or default_level(game)
+    return release.timed_due(match, game, state, seat.index, base, level, seat.is_cpu)
+
+
 def pick_due(
     match: Match, game: Game, state: Any, seats: list[Seat], now: datetime
-) -> tuple[Seat, str] | None:
+) -> tuple[Seat, str, dict[str, Any] | None] | None:
+    """The seat whose server-side move is due now (the earliest), who plays it, and the
+    action a deadline prescribes (None: the CPU's move)."""
+    to_act = set(game.to_act(state))
+    best = None
     for seat in seats:
-        if seat.index not in game.to_act(state):
+        if seat.index not in to_act:
             continue
-        due = seat_due(match, game, seat, now)
-        if due is not None and due <= now:
-            return seat, (Action.Actor.CPU if seat.is_cpu else Action.Actor.TIMEOUT)
-    return None
+        due, action = _due(match, game, seat, now, state)
+        if due is not None and due <= now and (best is None or due < best[0]):
+            if action is not None:
+                actor = Action.Actor.SYSTEM
+            else:
+                actor = Action.Actor.CPU if seat.is_cpu else Action.Actor.TIMEOUT
+            best = (due, seat, actor, action)
+    return None if best is None else best[1:]
 
 
 def update_turns(
@@ -121,7 +148,7 @@ def update_turns(
             turns[key] = _ms(now)
     turns["last"] = _ms(now)
     match.turns = turns
-    dues = [seat_due(match, game, s, now) for s in seats if s.index in after]
+    dues = [seat_due(match, game, s, now, state) for s in seats if s.index in after]
     dues = [d for d in dues if d is not None]
     match.due_at = min(dues) if dues else None
     return grew
@@ -133,6 +160,6 @@ def refresh_due(match: Match, game: Game, state: Any, seats: list[Seat], now: da
         match.due_at = None
         return
     to_act = set(game.to_act(state))
-    dues = [seat_due(match, game, s, now) for s in seats if s.index in to_act]
+    dues = [seat_due(match, game, s, now, state) for s in seats if s.index in to_act]
     dues = [d for d in dues if d is not None]
     match.due_at = min(dues) if dues else None

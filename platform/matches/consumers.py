@@ -14,7 +14,10 @@ Client → server
       could act (hot-seat); "seq", if given, must be the current seq or the action
       is refused as "stale".
   {"type": "resync", "since"?: int}      Send what happened after "since".
-  {"type": "ping", "t"?: any}            Heartbeat; answered by "pong" with the seq.
+  {"type": "ping", "t"?: any, "echo"?: int, "held"?: number}
+      Heartbeat; answered by "pong" with the seq and the server's clock. "echo" (the
+      "now" of the last pong received) and "held" (ms it was held) let the server measure
+      this connection's round trip (latency.py).
   {"type": "start"}                      Friend room: CPUs take the empty seats, play.
   {"type": "resign", "seat"?: int}       Two players: resign.
   {"type": "leave", "seat"?: int}        Three or more: the CPU takes my seat.
@@ -26,14 +29,16 @@ Server → client
   {"type": "welcome", "v": 1, "seats": [int], "spectator": bool}
   {"type": "state", "seq": int, "view": {...} | null, "view_seat": int | null,
    "match": {room info}, "events": [{"seq", "seat", "actor", "events": [...], "texts": [str]}],
-   "reset"?: true, "handoff"?: {"seat": int}}
+   "reset"?: true, "handoff"?: {"seat": int}, "at"?: int, "part"?: int}
       "view" is the game's view for one viewer seat, "view_seat" (the spectator view
       when it is null); "events" are the log entries after the client's last seq as
       that seat sees them; "reset" means "events" is not contiguous, redraw.
       "handoff": a shared device must be passed to that seat; no view until "reveal".
+      Timed games (karuta): "at" is the server epoch ms at which the state began, "part"
+      numbers the frames of one seq as the view is released (release.py).
   {"type": "room", "seq": int, "match": {room info}}   seats / presence changed.
   {"type": "ack", "action_id": str, "seq": int, "duplicate": bool}
-  {"type": "pong", "t": any, "seq": int}
+  {"type": "pong", "t": any, "seq": int, "now": int}   "now": the server's epoch ms.
   {"type": "error", "code": str, "message": str, "ref"?: str,
    "seq"?: int, "view"?: {...}, "view_seat"?: int}
       "message" is readable (in the connection's language). For stale, illegal
@@ -62,10 +67,11 @@ from django.db import DatabaseError, InterfaceError
 from django.utils import translation
 
 from gamekit import GameError
-from matches import frames, protocol, services, snapshots
+from matches import frames, protocol, release, services, snapshots
 from matches.dbcall import db_call
 from matches.driver import driver
 from matches.errors import MatchError, message_for, message_of, with_view
+from matches.latency import LinkDelay
 from matches.protocol import PROTOCOL_VERSION, BadFrame
 from matches.ratelimit import TokenBucket
 
@@ -145,6 +151,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.joined = False
         self.closed = False
         self.sent_seq: int | None = None
+        self.sent_part = 0  # timed games: the last `part` sent at `sent_seq`
+        self.link = LinkDelay()  # this connection's round trip (ping echo/held)
+        self.arrived_ms: float | None = None  # when the frame being handled came in
         self.last_room: Any = None
         self.seen_snapshot: snapshots.Snapshot | None = None  # the last one a frame came from
         self.lang = self._language()
@@ -174,6 +183,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.dropped_flush.cancel()
         if self.joined:
             driver.closed(self.match_id, self.held)
+            release.timers.unwatch(self.match_id, self)
             with contextlib.suppress(Exception):  # the layer may be down: nothing to undo
                 await self.channel_layer.group_discard(
                     services.group_name(self.match_id), self.channel_name
@@ -186,6 +196,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.ref = None  # the action id of the frame being handled, for its error
+        self.arrived_ms = time.time() * 1000  # a timed game's actions are stamped with it
         with translation.override(self.lang):
             try:
                 await self._receive(text_data, bytes_data)
@@ -271,6 +282,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.joined = True
         self.sent_seq = since
         driver.opened(self.match_id, held)
+        release.timers.watch(self.match_id, self)
         try:
             await self.channel_layer.group_add(
                 services.group_name(self.match_id), self.channel_name
@@ -313,6 +325,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 seat=seat,
                 action_id=action_id,
                 expected_seq=expected,
+                arrived_ms=self.arrived_ms,
+                owd_ms=self.link.owd,
             )
         except (MatchError, GameError) as exc:
             await self.send_refusal(exc, action_id)
@@ -335,12 +349,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def on_ping(self, message: dict[str, Any]) -> None:
         t = protocol.ping_echo(message.get("t"))
+        sample = protocol.ping_clock(message)
+        if sample is not None:
+            self.link.sample(int(self.arrived_ms or time.time() * 1000), *sample)
         snap = snapshots.peek(self.match_id)
         if snap is not None and self.sent_seq is not None and snap.match.seq <= self.sent_seq:
             seq = snap.match.seq  # nothing new in this process: no database read
         else:
             seq = await db_call(self._current_seq)()
-        await self.send_json({"type": "pong", "t": t, "seq": seq})
+        now = int(time.time() * 1000)
+        self.link.ponged(now)
+        await self.send_json({"type": "pong", "t": t, "seq": seq, "now": now})
 
     def _current_seq(self) -> int:
         from matches.models import Match
@@ -461,20 +480,34 @@ class MatchConsumer(AsyncWebsocketConsumer):
             )
         room = frame["match"]
         driver.schedule(self.match_id, frame["seq"], room.get("due_in_ms"))
+        if release.NEXT in frame:  # a timed game: send it again when more is released
+            release.timers.arm(self.match_id, frame["seq"], frame.pop(release.NEXT))
         if self.held:
             # The frame was built for the seats this socket still holds (a seat handed to
             # the CPU is no longer its own): act and room operations use those from now on.
             yours = [s["index"] for s in room["seats"] if s["yours"]]
             if yours != self.held:
                 self._hold(yours)
+        part = frame.get("part", 0)
         if force or self.sent_seq is None or frame["seq"] > self.sent_seq:
-            self.sent_seq = frame["seq"]
+            self.sent_seq, self.sent_part = frame["seq"], part
+            self.last_room = room
+            await self.send_json(frame)
+        elif frame["seq"] == self.sent_seq and part > self.sent_part:
+            self.sent_part = part  # the same state, more of it released
             self.last_room = room
             await self.send_json(frame)
         elif room != self.last_room:
             self.last_room = room
             await self.send_json({"type": "room", "seq": frame["seq"], "match": room})
         return frame
+
+    async def push_release(self, seq: int) -> None:
+        """A release moment of a timed game: send this connection's frame if it grew."""
+        if self.closed or not self.joined:
+            return
+        with translation.override(self.lang), contextlib.suppress(MatchError):
+            await self.push(min_seq=seq)
 
     async def send_refusal(self, exc: Exception, ref: str | None) -> None:
         await self.send_error(exc.code, ref, self.error_text(exc), view=with_view(exc))

@@ -20,7 +20,7 @@ import secrets
 from collections import Counter
 from datetime import timedelta
 
-from matches import services
+from matches import release, services
 from matches.dbcall import db_call
 from matches.models import Match
 
@@ -70,6 +70,7 @@ class LocalDriver:
         for _seq, _when, handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
+        release.timers.cancel_all()  # this process's release timers go with its loop
         if self._keeper is not None:
             self._keeper.cancel()
             self._keeper = None

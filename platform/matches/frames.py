@@ -18,7 +18,7 @@ from typing import Any
 from django.utils import timezone, translation
 
 from gamekit import events as game_events
-from matches import snapshots
+from matches import release, snapshots
 from matches.clock import absent_since
 from matches.log import get_game
 from matches.models import Action, Match, Seat
@@ -170,6 +170,8 @@ def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None
         "view_seat": view_seat,
         "match": room_info(match, seats, viewer.held, to_act, now, str(game.on_leave)),
     }
+    if game.realtime:  # a timed game: the view as released now, `at` and `part`
+        release.timed_frame(frame, game, match, now)
     if handoff is not None:
         frame["handoff"] = {"seat": handoff}
     if since is None or since > match.seq or match.seq - since > EVENTS_LIMIT:

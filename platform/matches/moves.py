@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import logging
-import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -26,7 +25,7 @@ from django.utils import timezone
 import gamekit
 from gamekit import Game, GameError, LeavePolicy
 from gamekit import events as game_events
-from matches import protocol, snapshots
+from matches import protocol, release, snapshots
 from matches.broadcast import after_commit
 from matches.clock import default_level, pick_due, refresh_due, update_turns
 from matches.errors import MatchError
@@ -34,6 +33,7 @@ from matches.log import (
     append_row,
     get_game,
     insert_action,
+    lock_match,
     lock_seq,
     read_seats,
     save_away,
@@ -75,6 +75,8 @@ def submit_action(
     seat: int | None = None,
     action_id: str | None = None,
     expected_seq: int | None = None,
+    arrived_ms: float | None = None,
+    owd_ms: int | None = None,
 ) -> Applied:
     """Apply one person's action, or refuse it with a MatchError/GameError (nothing changes).
 
@@ -83,6 +85,10 @@ def submit_action(
     at the snapshot's seq. If another process moved first, the snapshot is read again
     and the action decided again; a refusal made on a cached snapshot is also checked
     against a fresh one before it is sent.
+
+    A timed game's action is stamped with its arrival (`arrived_ms`, the server's epoch ms
+    on receipt), its decision and the connection's one-way delay (`owd_ms`): release.stamp.
+    A refusal the game marks `logged` is recorded in the log as a room line.
     """
     held = list(held)
     action = protocol.check_action(action)  # bounded before any game sees it
@@ -90,13 +96,17 @@ def submit_action(
     for _attempt in range(4):
         now = timezone.now()
         try:
-            decision = _decide(snap, held, action, seat, action_id, expected_seq)
-        except (MatchError, GameError):
+            decision = _decide(
+                snap, held, action, seat, action_id, expected_seq, now, arrived_ms, owd_ms
+            )
+        except (MatchError, GameError) as exc:
             if not reloaded:
                 snap, reloaded = snapshots.current(match_id, fresh=True), True
                 continue
             earlier = _logged(match_id, held, action_id)
             if earlier is None:
+                if getattr(exc, "logged", False):
+                    _record_refusal(match_id, exc)
                 raise
             return earlier
         if isinstance(decision, Applied):
@@ -136,6 +146,9 @@ def _decide(
     seat: int | None,
     action_id: str | None,
     expected_seq: int | None,
+    now: datetime | None = None,
+    arrived_ms: float | None = None,
+    owd_ms: int | None = None,
 ) -> Applied | tuple[int, dict[str, Any], Any, list[dict[str, Any]], tuple[int, ...]]:
     """Check an action against a snapshot: a duplicate's Applied, or (seat, the action as the
     game keeps it, state, events, who was to act before); raises MatchError/GameError."""
@@ -161,10 +174,12 @@ def _decide(
     if index not in before:
         raise gamekit.NotYourTurnError("not your turn")
     action = game.clean_action(action)  # only the keys the game declares are kept and logged
+    action = release.stamp(game, match, action, now or timezone.now(), arrived_ms, owd_ms)
     try:
         state, events = game.apply(snap.state, index, action)
         events = game_events.encode(events)
-    except GameError:
+    except GameError as exc:
+        exc.seat = index  # for the log line of a refusal the game marks `logged`
         raise
     except Exception as exc:
         # An engine that trips over odd input refused it; log the kind, not the content.
@@ -177,6 +192,27 @@ def _duplicate(row: Action, held: list[int]) -> Applied:
     if row.seat not in held:
         raise MatchError("duplicate_action_id")
     return Applied(row.seq, duplicate=True)
+
+
+def _record_refusal(match_id: Any, exc: Exception) -> None:
+    """A room line saying the game refused a seat's action, and why (its code and reason:
+    nothing personal, and nothing the seat did not know already)."""
+    event = {"type": "refused", "seat": getattr(exc, "seat", None), "code": exc.code}
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, str):
+        event["reason"] = reason
+    with transaction.atomic():
+        match = lock_match(match_id)
+        append_row(
+            match,
+            kind="room",
+            seat=event["seat"],
+            action={"type": "refused"},
+            events=[event],
+            actor=Action.Actor.HUMAN,
+        )
+        match.save(update_fields=["seq"])
+        after_commit(match)
 
 
 def _logged(match_id: Any, held: list[int], action_id: str | None) -> Applied | None:
@@ -218,7 +254,7 @@ def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
                 # died) and arms its timer for the new due time.
                 after_commit(match, reread=True)
             return None
-        seat, actor = picked
+        seat, actor, forced = picked
         if actor == Action.Actor.TIMEOUT and game.on_leave == LeavePolicy.OUT:
             # Away past the grace in a game whose leavers are out: out, not played for.
             put_out(match, game, state, seats, seat.index, "away", now)
@@ -226,7 +262,11 @@ def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
             after_commit(match)
             return match.seq
         before = game.to_act(state)
-        action = cpu_move(game, state, seat.index, seat.cpu_level or default_level(game), match)
+        if forced is not None:  # a deadline the game set (a timed game's judging window)
+            action = dict(forced)
+        else:
+            action = cpu_move(game, state, seat.index, seat.cpu_level or default_level(game), match)
+        action = release.stamp(game, match, action, now, server=True)
         after, events = game.apply(state, seat.index, action)  # a GameError is an engine bug
         events = game_events.encode(events)
         _record_move(match, game, seats, seat.index, action, after, events, before, actor, now)
@@ -237,8 +277,7 @@ def cpu_move(game: Game, state: Any, index: int, level: str, match: Match) -> di
     """The CPU's action for a seat: its policy is handed that seat's view and nothing else
     (no state, no other seat's view). Its randomness comes from the server-side seed, so a
     replay of the log reproduces every CPU move."""
-    rng = random.Random(f"{match.seed}:{match.seq}:{index}")
-    return game.cpu_policy(game.view(state, index), index, level, rng)
+    return release.cpu_plan(game, match, state, index, level)
 
 
 MOVE_FIELDS = ("seq", "state", "status", "outcome", "turns", "due_at", "updated")
@@ -274,6 +313,7 @@ def _record_move(
         created=now,
     )
     finish_if_over(match, game, state)
+    release.begin_state(match, game, now)  # a timed game's new state begins now
     save_away(update_turns(match, game, state, seats, before, now))
     match.state = game.dump_state(state)
     match.updated = now

@@ -160,3 +160,23 @@ def ping_echo(value: Any) -> Any:
     if isinstance(value, (int, float)) and abs(value) > MAX_SAFE_INT:
         raise BadFrame("bad_message")
     return value
+
+
+MAX_HELD_MS = 60_000
+
+
+def ping_clock(message: dict[str, Any]) -> tuple[int, float] | None:
+    """`ping.echo` (the `now` of the last pong the client received) and `ping.held` (ms it held
+    that pong, 0..60000; 0 when absent), or None without an echo. Ill-typed: BadFrame."""
+    echo, held = message.get("echo"), message.get("held")
+    if echo is None:
+        if held is not None:
+            raise BadFrame("bad_message")
+        return None
+    if isinstance(echo, bool) or not isinstance(echo, int) or not 0 <= echo <= MAX_SAFE_INT:
+        raise BadFrame("bad_message")
+    if held is None:
+        held = 0
+    if isinstance(held, bool) or not isinstance(held, (int, float)) or not 0 <= held <= MAX_HELD_MS:
+        raise BadFrame("bad_message")
+    return echo, held

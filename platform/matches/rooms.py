@@ -14,6 +14,7 @@ from django.utils import timezone
 
 import gamekit
 from gamekit import Game, LeavePolicy, Outcome, SeatSpec, Termination
+from matches import release
 from matches.broadcast import after_commit
 from matches.clock import default_level, update_turns
 from matches.errors import MatchError
@@ -98,6 +99,7 @@ def start_match(match: Match, game: Game, seats: list[Seat], now: datetime) -> N
         actor=Action.Actor.SYSTEM,
     )
     finish_if_over(match, game, state)
+    release.begin_state(match, game, now)  # a timed game's first state begins now
     save_away(update_turns(match, game, state, seats, (), now))
     match.state = game.dump_state(state)
     match.save()

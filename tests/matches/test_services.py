@@ -297,8 +297,13 @@ def test_beat_schedule_has_the_sweeper():
     assert entry["schedule"] <= 30
 
 
-def test_a_realtime_game_where_several_seats_act_at_once_runs_through_the_same_path():
-    """Karuta (on main) puts several seats in to_act at once; CPUs and a human share turns."""
+def test_a_realtime_game_where_several_seats_act_at_once_runs_through_the_same_path(monkeypatch):
+    """Karuta puts several seats in to_act at once; CPUs and a human share turns. A timed
+    game's CPU touches when its time comes: the injected clock moves to each due time."""
+    from django.utils import timezone
+
+    clock = [timezone.now()]
+    monkeypatch.setattr(timezone, "now", lambda: clock[0])
     game = gamekit.registry.get("karuta")
     match, _token = services.create_match("karuta", {"players": 3, "mode": "chirashi"}, "cpu")
     several_at_once = False
@@ -313,6 +318,10 @@ def test_a_realtime_game_where_several_seats_act_at_once_runs_through_the_same_p
             action = next((a for a in legal if a["type"] in ("pass", "ready", "send")), legal[0])
             services.submit_action(match.id, [0], action)
         else:
+            assert match.due_at is not None
+            if match.due_at > clock[0]:
+                assert services.advance(match.id) is None  # not yet: time must pass
+                clock[0] = match.due_at
             assert services.advance(match.id) is not None
     match = Match.objects.get(pk=match.id)
     assert match.status == Match.Status.FINISHED and several_at_once

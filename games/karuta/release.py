@@ -1,0 +1,112 @@
+"""The reading released just in time: a karuta view as a client may have it at a moment.
+Pure Python, over the server's full view (`engine.view`); the platform calls `released`
+for every frame it sends and `release_times` to know when to send the next one.
+
+Times: `elapsed` is ms since the state began (the frame's `at`); the view's reading has
+`t0`, ms from then to the reading's t = 0; `lead` is the platform's release lead
+(MATCHES_RELEASE_LEAD_MS). At elapsed e the reading's clock reads e − t0, and:
+- each kana of the reading (upper verse, then in chirashi and solo the lower verse) is
+  there once its time minus the lead is reached: `kana` / `shimo.kana` hold
+  [text, t, said] (`said`: the kana's sound in the upper verse; in the lower verse the
+  phrase's sound on its first kana, "" on the others);
+- the poem and what identifies it (`poem`, `kimariji`, `static_kimariji`, `decided`,
+  the upper verse's `end`, `close`, the lower verse's `end` and `again`) once the deciding
+  kana is (its time minus the lead);
+- other seats' touches once their time is reached (no lead), and a seat counts as done
+  (and leaves `to_act`) once the touch that finished it is.
+What stays public from the start: the reading's number, the previous poem and the
+preamble (already read), who is active or sits out, `unit` (the pace), `t0`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from poems import catalogue
+
+
+def _finished_at(r: Mapping[str, Any], mode: str, seat: int) -> int | None:
+    """When a done seat's finishing touch was (None: it passed)."""
+    mine = [(card, t) for s, card, t in r["touches"] if s == seat]
+    on_poem = next((t for card, t in mine if card == r["poem"]), None)
+    if on_poem is not None:
+        return on_poem
+    if mode == "chirashi" and mine:
+        return mine[0][1]
+    return None
+
+
+def _shimo_said(poem: int) -> list[str]:
+    """The lower verse's sound per printed kana: each phrase's sound on its first kana."""
+    record = catalogue.poem(poem)
+    said = []
+    for phrase, sound in zip(record.shimo_kana.split(), record.shimo_said.split(), strict=True):
+        said += [sound] + [""] * (len(phrase) - 1)
+    return said
+
+
+def released(view: Mapping[str, Any], elapsed: int, lead: int) -> dict[str, Any]:
+    """The view as released `elapsed` ms after its state began."""
+    r = view.get("reading")
+    if r is None:
+        return dict(view)
+    now = elapsed - r["t0"]
+    due = now + lead  # what is due by then is sent now
+    known = r["decided"] <= due
+    kami = r["kami"]
+    done = [s for s in r["done"] if (t := _finished_at(r, view["mode"], s)) is None or t <= now]
+    out: dict[str, Any] = {
+        "number": r["number"],
+        "prev": r["prev"],
+        "active": r["active"][:],
+        "sitting_out": r["sitting_out"][:],
+        "done": done,
+        "touches": [touch[:] for touch in r["touches"] if touch[2] <= now],
+        "t0": r["t0"],
+        "unit": r["unit"],
+        "preamble": [dict(seg) for seg in r["preamble"]],
+        "kana": [
+            [text, t, said]
+            for text, t, said in zip(kami["kana"], kami["t"], kami["said"], strict=True)
+            if t <= due
+        ],
+        "poem": r["poem"] if known else None,
+        "kimariji": r["kimariji"] if known else None,
+        "static_kimariji": r["static_kimariji"] if known else None,
+        "decided": r["decided"] if known else None,
+        "end": kami["end"] if known else None,
+        "close": r["close"] if known else None,
+        "shimo": None,
+    }
+    shimo = r.get("shimo")
+    if shimo is not None:
+        said = _shimo_said(r["poem"])
+        out["shimo"] = {
+            "kana": [
+                [text, t, sound]
+                for text, t, sound in zip(shimo["kana"], shimo["t"], said, strict=True)
+                if t <= due
+            ],
+            "end": shimo["end"] if known else None,
+            "again": dict(shimo["again"]) if known and shimo["again"] else None,
+        }
+    shown = dict(view)
+    shown["reading"] = out
+    if view["phase"] == "reading":
+        shown["to_act"] = [s for s in r["active"] if s not in done]
+    return shown
+
+
+def release_times(view: Mapping[str, Any], lead: int) -> list[int]:
+    """Every moment (ms after the state began) at which `released` changes, sorted."""
+    r = view.get("reading")
+    if r is None:
+        return []
+    t0 = r["t0"]
+    moments = {t - lead + t0 for t in r["kami"]["t"]}
+    moments.add(r["decided"] - lead + t0)
+    if r.get("shimo") is not None:
+        moments |= {t - lead + t0 for t in r["shimo"]["t"]}
+    moments |= {touch[2] + t0 for touch in r["touches"]}
+    return sorted(moments)

@@ -1,0 +1,143 @@
+"""Karuta with friends online, through the real server (daphne) and real WebSockets
+(issue 18): the reading released just in time to every connection, the CPU's plan never
+early, and friend games played to the end by scripted clients with identical logs.
+
+These run without the delaying proxy (tests/support/delay_proxy.py, kclient's): on
+loopback every link is fast; the proxy's uneven links are the fairness harness's job.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import gamekit
+from matches import services
+from matches.models import Match
+from tests.matches.karutabot import KarutaBot
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+LEAD = 150  # MATCHES_RELEASE_LEAD_MS's default, which the test server runs with
+SLACK = 1  # ms: the server floors epoch ms
+FAST = {"pace": 20, "memorise_seconds": 0, "poem_set": 1, "lower_verse_twice": False}
+
+
+def ws(asgi_server, match) -> str:
+    return f"{asgi_server.ws_url}/play/{match.id}/ws/"
+
+
+def check_released(bot: KarutaBot) -> int:
+    """No state frame this bot received held a kana, the poem (or what names it) or a touch
+    before its time (minus the lead for kana and poem): checked against the receipt time,
+    which is after the server sent it. Returns how many reading frames were checked."""
+    checked = 0
+    for got, frame in bot.received:
+        for entry in frame["events"]:
+            for event in entry["events"]:
+                if event["type"] == "reading":
+                    assert "poem" not in event
+                if event["type"] == "touch":
+                    assert set(event) == {"type", "seat"}
+        view = frame["view"]
+        if not view or not view.get("reading"):
+            continue
+        checked += 1
+        r = view["reading"]
+        zero = frame["at"] + r["t0"]  # the reading's t = 0 in server epoch ms
+        kana = r["kana"] + (r["shimo"]["kana"] if r["shimo"] else [])
+        for _text, t, _said in kana:
+            assert got + SLACK >= zero + t - LEAD, (bot.name, r["number"], t)
+        named = [r[k] for k in ("poem", "kimariji", "static_kimariji", "decided", "close", "end")]
+        if any(v is not None for v in named):
+            assert all(v is not None for v in named)
+            assert got + SLACK >= zero + r["decided"] - LEAD, (bot.name, r["number"])
+        else:
+            assert not r["shimo"] or (r["shimo"]["end"] is None and r["shimo"]["again"] is None)
+        for seat, _card, t in r["touches"]:
+            assert got + SLACK >= zero + t, (bot.name, "touch", seat, t)
+        assert set(view["to_act"]) == set(r["active"]) - set(r["done"])
+    return checked
+
+
+def test_nothing_reaches_any_connection_before_its_time_against_cpus(asgi_server):
+    """A chirashi game against two 名人 CPUs: the player, a second socket of the same player
+    and a spectator each get only what was due; the CPUs' touches appear only once their
+    time has come."""
+    settings = {**FAST, "mode": "chirashi", "players": 3}
+    match, token = services.create_match("karuta", settings, "cpu", "meijin")
+    player = KarutaBot(ws(asgi_server, match), token, name="player", reaction=(350, 700))
+    twin = KarutaBot(ws(asgi_server, match), token, name="twin", play=False)
+    watcher = KarutaBot(ws(asgi_server, match), None, name="watcher")
+    bots = [player, twin, watcher]
+
+    async def run():
+        for bot in bots:
+            await bot.open()
+        try:
+            await asyncio.gather(*(bot.play(timeout=120, readings=6) for bot in bots))
+        finally:
+            for bot in bots:
+                await bot.close()
+
+    asyncio.run(run())
+    for bot in bots:
+        assert check_released(bot) > 20
+        assert not [e for e in bot.errors if e["code"] != "not_your_turn"], bot.errors
+    cpu_touches = {
+        (r["number"], s, t)
+        for _got, f in watcher.received
+        if f["view"] and (r := f["view"]["reading"])
+        for s, _c, t in r["touches"]
+        if s != 0
+    }
+    assert len(cpu_touches) >= 3  # the CPUs did touch, each seen only in its time
+    # Each reading's frames grew part by part: kana came in many frames, not at once.
+    parts = [f.get("part", 0) for _g, f in watcher.received]
+    assert max(parts) >= 10
+
+
+def test_friends_play_competitive_and_chirashi_to_the_end_with_identical_logs(asgi_server):
+    rooms = []
+    for settings, players in (
+        ({**FAST, "mode": "competitive"}, 2),
+        ({**FAST, "mode": "chirashi", "players": 3}, 3),
+    ):
+        match, token = services.create_match("karuta", settings, "friend")
+        tokens = [token] + [services.join(match.invite_code)[2] for _ in range(players - 1)]
+        bots = [
+            KarutaBot(ws(asgi_server, match), t, name=f"{settings['mode']}{i}", seed=i)
+            for i, t in enumerate(tokens)
+        ]
+        rooms.append((match, bots))
+    everyone = [bot for _m, bots in rooms for bot in bots]
+    logs: dict[str, dict] = {}
+
+    async def run():
+        for bot in everyone:
+            await bot.open()
+        try:
+            await asyncio.gather(*(bot.play(timeout=240) for bot in everyone))
+            for bot in everyone:
+                logs[bot.name] = await bot.full_log()
+        finally:
+            for bot in everyone:
+                await bot.close()
+
+    asyncio.run(run())
+    for match, bots in rooms:
+        match = Match.objects.get(pk=match.id)
+        game = gamekit.registry.get("karuta")
+        assert match.status == Match.Status.FINISHED
+        assert game.dump_state(services.replay(match)) == match.state
+        stored = {row.seq: row.events for row in match.actions.all()}
+        for bot in bots:
+            assert logs[bot.name] == stored  # karuta has no private events: all alike
+            live = bot.log
+            assert {seq: live[seq] for seq in live} == {seq: stored[seq] for seq in live}
+            assert check_released(bot) > 10
+        results = [e for events in stored.values() for e in events if e["type"] == "result"]
+        assert len(results) >= 5 and any(r["taker"] is not None for r in results)
+        # Every touch of these honest players was accepted.
+        assert not [e for bot in bots for e in bot.errors if e["code"] == "impossible_touch"]
