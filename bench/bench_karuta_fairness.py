@@ -14,7 +14,7 @@ Conditions (one server each, the setting in its environment):
 - corrected: the server judges by the corrected touch times (the issue's design), with
   the release lead at --lead (150 ms by default: the far link's delay exceeds it, so the
   far player sees kana late) and at --lead-covering (large enough for the far link);
-- arrival: the server judges by arrival order (MATCHES_KARUTA_JUDGE=arrival), the bias
+- arrival: the server judges by arrival order (KARUTA_JUDGE=arrival), the bias
   the correction removes;
 - control: both players on the near link (the harness itself must come out 50/50).
 
@@ -45,7 +45,7 @@ from tests.support.server import free_port  # noqa: E402
 
 # kserver's settings (docs/protocol.md; the note's Changes section).
 LEAD_ENV = "MATCHES_RELEASE_LEAD_MS"
-JUDGE_ENV = "MATCHES_KARUTA_JUDGE"
+JUDGE_ENV = "KARUTA_JUDGE"
 
 
 class Server:
@@ -56,7 +56,7 @@ class Server:
             self.env.pop(key, None)
         self.env.update(
             PYTHONPATH=os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
-            DJANGO_SETTINGS_MODULE="config.settings_test",
+            DJANGO_SETTINGS_MODULE="tests.fairness.server_settings",
             HTTPS="0",
             VAR_DIR=str(self.var),
             LOG_LEVEL="WARNING",

@@ -55,7 +55,7 @@ def create_race_matches(count: int) -> list[dict[str, Any]]:
 @dataclass
 class Tally:
     races: list[dict[str, Any]]
-    refused: dict[str, int]
+    refused: dict[str, int]  # refused touches by code and "message" (losers' late touches apart)
     readings: int
 
     @property
@@ -71,6 +71,19 @@ class Tally:
         for code, n in other.refused.items():
             refused[code] = refused.get(code, 0) + n
         return Tally(self.races + other.races, refused, self.readings + other.readings)
+
+
+def count_refusals(race: dict[str, Any], refused: dict[str, int]) -> None:
+    """A loser's touch that arrives after the server passed it (the judging window closed)
+    is refused as any late action is: that is the race lost, not a refusal to report."""
+    for who, lost in (("a", not race["a_wins"]), ("b", not race["b_wins"])):
+        found = race[f"{who}_refused"]
+        if found is None:
+            continue
+        code, message = found
+        late = lost and code != "impossible_touch"
+        key = "late loser" if late else f"{code}: {message}"
+        refused[key] = refused.get(key, 0) + 1
 
 
 async def run_matches(
@@ -118,8 +131,6 @@ async def run_matches(
         near_r, far_r = racers["near"], racers["far"]
         readings += len(near_r.results)
         for race in races(near_r, far_r):
+            count_refusals(race, refused)
             all_races.append({**race, "near_wins": race["a_wins"], "far_wins": race["b_wins"]})
-        for racer in (near_r, far_r):
-            for error in racer.errors:
-                refused[error.get("code", "?")] = refused.get(error.get("code", "?"), 0) + 1
     return Tally(all_races, refused, readings)

@@ -39,6 +39,7 @@ class Touch:
     seen: float  # when the read poem was seen, on the same clock
     refused: str | None = None  # the server's error code, if any
     id: str | None = None  # the action id, once sent
+    message: str | None = None
 
 
 @dataclass
@@ -135,6 +136,7 @@ class Racer:
                 for touch in self.touches.values():
                     if touch.id is not None and frame.get("ref") == touch.id:
                         touch.refused = frame.get("code")
+                        touch.message = frame.get("message")
 
     # --- the game ------------------------------------------------------------------------
 
@@ -199,7 +201,8 @@ def gaussian_reaction(rng: random.Random, mean: float = 250, sd: float = 40, low
 
 
 def races(a: Racer, b: Racer) -> list[dict[str, Any]]:
-    """The readings both racers touched, with who took the card (by seat) and both times."""
+    """The readings both racers touched, with who took the card (by seat), both claimed
+    times and any refusal of either touch (code, message)."""
     out = []
     for number, result in sorted(a.results.items()):
         ta, tb = a.touches.get(number), b.touches.get(number)
@@ -213,6 +216,9 @@ def races(a: Racer, b: Racer) -> list[dict[str, Any]]:
                 "b": tb.t,
                 "a_wins": result.get("taker") == a.seat,
                 "b_wins": result.get("taker") == b.seat,
+                "by": result.get("by"),
+                "a_refused": (ta.refused, ta.message) if ta.refused else None,
+                "b_refused": (tb.refused, tb.message) if tb.refused else None,
             }
         )
     return out
