@@ -12,12 +12,15 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.server import AsgiServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 DESKTOP = {"width": 1280, "height": 900}
+# The server refuses a touch sooner than 100 ms after the kana that decide it (judge.py).
+REACTION_MS = 120
 
 
 def view(page) -> dict:
@@ -45,6 +48,7 @@ def test_competitive_friend_game_in_two_browsers(transactional_db, poems_in_db, 
         assert not host.is_visible("button[data-play-mode=friend]")  # practice is alone
         host.check("input[name=mode][value=competitive]")
         host.click("button[data-play-mode=friend]")
+        host.wait_for_load_state()
         host.wait_for_selector("[data-room-invite]:not([hidden])")
         invite = host.input_value("[data-invite-url]")
         assert "/play/invite/" in invite
@@ -92,8 +96,12 @@ def test_competitive_friend_game_in_two_browsers(transactional_db, poems_in_db, 
                 on_board = [c for rows in v["sides"] for row in rows for c in row]
                 # The two take turns at being first, so both sides take and send.
                 mine_to_take = me == turn % 2 and me in r["active"] and me not in r["done"]
-                if r["poem"] in on_board and mine_to_take:
-                    page.locator(f".kcard[data-card='{r['poem']}']").click()
+                reacted = page.evaluate("window.karutaPlay.clock()") >= r["decided"] + REACTION_MS
+                if r["poem"] in on_board and mine_to_take and reacted:
+                    try:  # the card may go meanwhile (the reading closed): then no take
+                        page.locator(f".kcard[data-card='{r['poem']}']").click(timeout=2000)
+                    except PlaywrightTimeout:
+                        continue
                     takes[me] += 1
                     turn += 1
             host.wait_for_timeout(40)

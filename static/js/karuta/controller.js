@@ -93,7 +93,7 @@ export class KarutaController {
   // --- actions -------------------------------------------------------------------------
 
   // Seats act at once in karuta, so actions are not tied to the last sequence number seen.
-  act(action) { this.client.act(action, { checkSeq: false }); }
+  act(action) { return this.client.act(action, { checkSeq: false }); }
 
   take(poem) {
     const { view, S } = this;
@@ -122,9 +122,9 @@ export class KarutaController {
     const at = Math.max(last, Math.min(t, close));
     if (t > close) { this.maybePass(t); return; }
     const before = this.faults(this.you());
-    this.act({ type: "touch", card: poem, t: at });
+    const id = this.act({ type: "touch", card: poem, t: at });
     r.touches.push([this.you(), poem, at]);
-    (this.cur.mine ??= []).push([this.you(), poem, at]);
+    (this.cur.mine ??= []).push(Object.assign([this.you(), poem, at], { id }));
     if ((r.poem !== null && poem === r.poem) || view.mode === "chirashi") r.done.push(this.you());
     this.ui.board.touched(poem, this.you());
     // A fault shows at once: the card and the counter flash together.
@@ -233,6 +233,13 @@ export class KarutaController {
       return;
     }
     this.appliedSeq = frame.seq;
+    if (!frame.view) {
+      // A friend room still waiting for its players: no game yet, only the room.
+      this.match = frame.match;
+      this.ui.room?.update(this.match);
+      this.tick();
+      return;
+    }
     const before = this.view;
     const { ui } = this;
     this.view = frame.view;
@@ -323,6 +330,8 @@ export class KarutaController {
 
   onError(error) {
     this.ui.panel.log(error.message);
+    // A refused touch (e.g. too fast to be a reaction) is not ours to keep showing.
+    if (this.cur?.mine && error.ref) this.cur.mine = this.cur.mine.filter((touch) => touch.id !== error.ref);
     if (error.view && !this.frames.length) {
       this.view = error.view;
       if (this.cur && this.view.reading?.number === this.cur.number) {

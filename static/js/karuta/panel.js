@@ -64,8 +64,9 @@ export class Panel {
   promptText() {
     const g = this.g;
     const { view, match, S } = g;
-    if (!view || !match) return "";
+    if (!match) return "";
     if (match.status === "waiting") return S.waiting;
+    if (!view) return "";
     if (view.phase === "over") return "";
     if (view.phase === "memorise") {
       return g.readySent || !view.to_act.includes(g.you()) ? S.waitReady : (view.mode === "competitive" ? S.memoriseArrange : S.memorise);
