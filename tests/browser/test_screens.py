@@ -43,7 +43,8 @@ def start_karuta(page, base: str, mode: str) -> None:
     page.wait_for_function("window.karutaPlay.view().phase === 'reading'")
     # Into the upper verse (real time: the server releases it as it is read): the poem is
     # named and its deciding kana has been on screen a moment.
-    page.wait_for_function("window.karutaPlay.view().reading?.poem != null", timeout=30000)
+    # The first competitive reading opens with the 序歌 (about 15 s at the default pace).
+    page.wait_for_function("window.karutaPlay.view().reading?.poem != null", timeout=60000)
     r = page.evaluate("window.karutaPlay.view().reading")
     page.wait_for_function(
         "([t]) => window.karutaPlay.clock() >= t", arg=[r["decided"] + 400], timeout=10000
