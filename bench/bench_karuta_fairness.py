@@ -114,10 +114,10 @@ class Server:
                 self.proc.kill()
 
 
-def run_condition(label, env, near: Link, far: Link, args) -> dict:
+def run_condition(key, label, env, near: Link, far: Link, args) -> dict:
     from tests.support.fairness import Tally, run_matches
 
-    server = Server(label.split()[0], env)
+    server = Server(key, env)
     server.start()
     total = Tally([], {}, 0)
     started = time.monotonic()
@@ -145,6 +145,8 @@ def run_condition(label, env, near: Link, far: Link, args) -> dict:
     # A 95 % interval for a share over n independent races (normal approximation).
     half = 1.96 * math.sqrt(max(near_share * (1 - near_share), 1e-9) / max(n, 1))
     gaps = sorted(abs(r["a"] - r["b"]) for r in total.races)
+    # The harness's own lag: how long after its claimed time each touch left its player.
+    lags = sorted(x for r in total.races for x in r["late"] if x is not None)
     return {
         "label": label,
         "n": n,
@@ -153,6 +155,8 @@ def run_condition(label, env, near: Link, far: Link, args) -> dict:
         "far": far_share,
         "ci": half,
         "median_gap": gaps[len(gaps) // 2] if gaps else float("nan"),
+        "lag99": lags[int(0.99 * (len(lags) - 1))] if lags else float("nan"),
+        "neither": sum(not r["near_wins"] and not r["far_wins"] for r in total.races),
         "refused": total.refused,
         "seconds": time.monotonic() - started,
     }
@@ -207,16 +211,22 @@ def main() -> None:
     rows = []
     for key in args.conditions.split(","):
         label, env, a, b = every[key.strip()]
-        rows.append(run_condition(label, env, a, b, args))
+        rows.append(run_condition(key.strip(), label, env, a, b, args))
     print()
-    head = f"| {'condition':34} | races | near wins | far wins | ±95% | median |Δt| ms | refused |"
-    print(head)
-    print("|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|")
+    print(
+        "| condition | races | near wins | far wins | ±95 % | neither | median |Δt| "
+        "| sender lag p99 | refused (impossible) | loser's late touch |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        refused = ", ".join(f"{k} {v}" for k, v in sorted(r["refused"].items())) or "0"
+        counts = r["refused"]
+        impossible = sum(n for k, n in counts.items() if k.startswith("impossible"))
+        other = sum(counts.values()) - impossible - counts.get("late loser", 0)
         print(
-            f"| {r['label']:34} | {r['n']:5} | {100 * r['near']:8.1f}% | {100 * r['far']:7.1f}% "
-            f"| {100 * r['ci']:3.1f} | {r['median_gap']:15.0f} | {refused} |"
+            f"| {r['label']} | {r['n']} | {100 * r['near']:.1f} % | {100 * r['far']:.1f} % "
+            f"| {100 * r['ci']:.1f} | {r['neither']} | {r['median_gap']:.0f} ms "
+            f"| {r['lag99']:.0f} ms | {impossible}{f' (+{other} other)' if other else ''} "
+            f"| {r['refused'].get('late loser', 0)} |"
         )
 
 

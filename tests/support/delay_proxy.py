@@ -175,3 +175,49 @@ class ThreadedDelayProxy:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def _serve_in_process(conn, args, kwargs) -> None:
+    async def main() -> None:
+        proxy = DelayProxy(*args, **kwargs)
+        conn.send(await proxy.start())
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, conn.recv)  # any message: stop
+        await proxy.stop()
+
+    asyncio.run(main())
+
+
+class ProcessDelayProxy:
+    """A DelayProxy in a child process of its own (no GIL shared with a busy caller, such
+    as a benchmark's many clients): start() returns its port, stop() ends it."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_serve_in_process, args=(child, args, kwargs))
+        self.port: int | None = None
+
+    def start(self) -> int:
+        self.process.start()
+        if not self.conn.poll(30):
+            raise RuntimeError("the proxy process did not start")
+        self.port = self.conn.recv()
+        return self.port
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.conn.send("stop")
+            self.process.join(10)
+            if self.process.is_alive():
+                self.process.terminate()
+                self.process.join()
+
+    def __enter__(self) -> ProcessDelayProxy:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

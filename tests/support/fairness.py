@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from tests.support.delay_proxy import Link, ThreadedDelayProxy
+from tests.support.delay_proxy import Link, ProcessDelayProxy
 from tests.support.karuta_racer import Racer, gaussian_reaction, races
 
 # The match settings of a race game: 20 poems, the fastest pace, no lower verse twice,
@@ -100,8 +100,8 @@ async def run_matches(
     another; returns the contested races (both touched the read card) and refusals."""
     rng = random.Random(seed)
     proxies = {
-        "near": ThreadedDelayProxy(server_port, up=near, down=near, seed=rng.randrange(2**32)),
-        "far": ThreadedDelayProxy(server_port, up=far, down=far, seed=rng.randrange(2**32)),
+        "near": ProcessDelayProxy(server_port, up=near, down=near, seed=rng.randrange(2**32)),
+        "far": ProcessDelayProxy(server_port, up=far, down=far, seed=rng.randrange(2**32)),
     }
     for proxy in proxies.values():
         proxy.start()

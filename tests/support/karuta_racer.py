@@ -40,6 +40,7 @@ class Touch:
     refused: str | None = None  # the server's error code, if any
     id: str | None = None  # the action id, once sent
     message: str | None = None
+    late: float | None = None  # how long after its claimed time it was sent (corrected ms)
 
 
 @dataclass
@@ -187,6 +188,7 @@ class Racer:
         wait = touch.t - (self.clock.server_now() - base)
         if wait > 0:
             await asyncio.sleep(wait / 1000)
+        touch.late = self.clock.server_now() - base - touch.t
         touch.id = await self.act({"type": "touch", "card": touch.card, "t": touch.t})
 
     def spawn(self, coro) -> None:
@@ -217,6 +219,7 @@ def races(a: Racer, b: Racer) -> list[dict[str, Any]]:
                 "a_wins": result.get("taker") == a.seat,
                 "b_wins": result.get("taker") == b.seat,
                 "by": result.get("by"),
+                "late": [ta.late, tb.late],
                 "a_refused": (ta.refused, ta.message) if ta.refused else None,
                 "b_refused": (tb.refused, tb.message) if tb.refused else None,
             }
