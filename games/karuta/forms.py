@@ -12,8 +12,8 @@ from games.karuta import engine
 from games.karuta.options import CASUAL_MEMORISE_SECONDS
 
 MODE_CHOICES = [
-    ("competitive", _("Competitive (you against a CPU)")),
-    ("chirashi", _("Chirashi (you and 1–3 CPUs)")),
+    ("competitive", _("Competitive (one against one)")),
+    ("chirashi", _("Chirashi (2–4 players)")),
     ("solo", _("Solo practice")),
 ]
 LEVEL_CHOICES = [
@@ -71,9 +71,7 @@ class KarutaSettingsForm(forms.Form):
         required=False,
         empty_value=None,
         initial="2",
-        error_messages={
-            "invalid_choice": _("Chirashi is played by 2 to 4 players: you and 1 to 3 CPUs.")
-        },
+        error_messages={"invalid_choice": _("Chirashi is played by 2 to 4 players.")},
     )
     cpu_level = forms.ChoiceField(
         label=_("CPU strength"),

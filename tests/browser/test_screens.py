@@ -2,7 +2,7 @@
 test-artifacts/screens/), and the checks that the boards fit the screen.
 
 Each screen is reached the way a player reaches it (the menu, then a mode button); the
-karuta pages use Playwright's fake clock so a reading is on screen when the picture is taken.
+karuta pages wait (in real time) until a reading is on screen when the picture is taken.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ def shoot(page, name: str) -> None:
 
 
 def start_karuta(page, base: str, mode: str) -> None:
-    page.clock.install()
     page.goto(f"{base}/karuta/")
     page.check(f"input[name=mode][value={mode}]")
     page.click(f"button[data-play-mode={'solo' if mode == 'solo' else 'cpu'}]")
@@ -42,10 +41,14 @@ def start_karuta(page, base: str, mode: str) -> None:
     if page.is_visible("[data-skip]"):
         page.click("[data-skip]")
     page.wait_for_function("window.karutaPlay.view().phase === 'reading'")
-    # Into the upper verse: the reading line has text.
+    # Into the upper verse (real time: the server releases it as it is read): the poem is
+    # named and its deciding kana has been on screen a moment.
+    # The first competitive reading opens with the 序歌 (about 15 s at the default pace).
+    page.wait_for_function("window.karutaPlay.view().reading?.poem != null", timeout=60000)
     r = page.evaluate("window.karutaPlay.view().reading")
-    now = page.evaluate("window.karutaPlay.clock()")
-    page.clock.fast_forward(int(r["decided"] - now) + 400)
+    page.wait_for_function(
+        "([t]) => window.karutaPlay.clock() >= t", arg=[r["decided"] + 400], timeout=10000
+    )
     page.wait_for_function("document.querySelector('[data-reading-line]').textContent !== ''")
 
 

@@ -1,15 +1,20 @@
-// node --test: the reader's clock with an injected time; frames held until the reader gets there.
+// node --test: the reader's clock on the server's time, the released reading, and frames
+// held until the reader gets there.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { holdMs, minutes, readingAt, shownKana, startReading, timeOn, verseTimes } from "../../static/js/karuta/clock.js";
+import { dueKana, holdMs, minutes, readingAt, readingBase, shownKana, startReading, timeOn, verseTimes } from "../../static/js/karuta/clock.js";
 
+// A reading as the server releases it (games/karuta/release.py): the first three kana are
+// out, the poem is known (its deciding kana, the third, is out too).
 const reading = {
-  number: 3, unit: 100, close: 9000, decided: 250, kimariji: 3,
+  number: 3, unit: 100, t0: 2000, close: 9000, decided: 200, kimariji: 3, poem: 17,
   preamble: [{ part: "prev", kana: "あい うえ", start: -2000, end: -500 }],
-  kami: { kana: ["あ", "き", "の", "た", "の"], t: [0, 100, 200, 300, 400] },
+  kana: [["あ", 0, "あ"], ["き", 100, "き"], ["の", 200, "の"]],
   shimo: null,
 };
+// Earlier in the same reading: one kana out, nothing that names the poem.
+const early = { ...reading, kana: [["あ", 0, "あ"]], poem: null, decided: null, kimariji: null, close: null };
 
 test("one unit per kana and 2.5 units between phrases", () => {
   assert.deepEqual(verseTimes("あい うえ", 100), [0, 100, 450, 550]);
@@ -17,21 +22,34 @@ test("one unit per kana and 2.5 units between phrases", () => {
   assert.equal(shownKana([0, 100, 450], 100), 2);
 });
 
-test("the clock starts at the preamble, so the poem appears at its t = 0", () => {
-  const cur = startReading(reading, 10000);
-  assert.equal(timeOn(cur, 10000), -2000);
-  assert.equal(timeOn(cur, 12000), 0);
+test("the reading's t = 0 is the state's start plus t0, on the server's clock", () => {
+  const at = 1_700_000_000_000;
+  const cur = startReading(reading, readingBase(at, reading));
+  assert.equal(timeOn(cur, at), -2000); // the state began as the preamble started
+  assert.equal(timeOn(cur, at + 2000), 0);
+  assert.equal(timeOn(cur, at + 2150.4), 150);
   assert.equal(timeOn(null, 5), -Infinity);
 });
 
-test("nothing of the poem before t = 0; the kimariji marked once decided", () => {
-  const early = readingAt(reading, -1900, true);
-  assert.equal(early.shown, 0);
-  assert.equal(early.prev, "あい");
+test("nothing of the poem before t = 0; kana as they come due; the kimariji once decided", () => {
+  const before = readingAt(reading, -1900, true);
+  assert.equal(before.shown, 0);
+  assert.equal(before.prev, "あい");
+  assert.deepEqual(readingAt(reading, 150, true).upper, ["あ", "き"]);
   assert.equal(readingAt(reading, 150, true).decided, 0);
   const after = readingAt(reading, 260, true);
   assert.deepEqual([after.shown, after.decided], [3, 3]);
   assert.equal(readingAt(reading, 260, false).decided, 0);
+  // A kana released ahead of its time waits for it; what was not released is not shown.
+  assert.deepEqual(readingAt(early, 5000, true).upper, ["あ"]);
+  assert.equal(readingAt(early, 5000, true).decided, 0, "no kimariji while the poem is unknown");
+  assert.deepEqual(dueKana(undefined, 10), []);
+});
+
+test("the lower verse shows as its kana come due", () => {
+  const chirashi = { ...reading, shimo: { kana: [["く", 1000, "くもの"], ["も", 1100, ""], ["の", 1200, ""]], end: 2000, again: null } };
+  assert.equal(readingAt(chirashi, 999, true).lower, "");
+  assert.equal(readingAt(chirashi, 1150, true).lower, "くも");
 });
 
 test("a frame settling the reading waits for the reader's clock, at most a minute", () => {
@@ -43,5 +61,7 @@ test("a frame settling the reading waits for the reader's clock, at most a minut
   assert.equal(holdMs(frame(10 ** 7), cur, 0), 60000);
   assert.equal(holdMs({ events: [{ events: [{ type: "result", number: 4, t: 5000 }] }] }, cur, 0), 0);
   assert.equal(holdMs(frame(1200), null, 0), 0);
+  // Nobody took it and the close never reached this page (the poem was not released yet).
+  assert.equal(holdMs(frame(null), startReading(early, 0), 0), 0);
   assert.equal(minutes(75), "1:15");
 });

@@ -1,9 +1,14 @@
 // The reader's clock and its schedule. Pure (Node-tested): the time source is passed in.
 //
 // Time base (games/karuta/reading.py): t = 0 is the moment the first kana of the upper
-// verse is shown. When a new reading arrives, the page starts the reading's clock at the
-// preamble's first (negative) time, so the poem appears at its t = 0; every touch it sends
-// carries the time on that same clock.
+// verse is shown. The clock is the server's: a state frame says when its state began
+// (`at`, server epoch ms) and the reading when its t = 0 lies after that (`t0`), so the
+// reading time is serverNow - (at + t0), serverNow being the page's clock corrected by
+// the ping/pong estimate (clock-sync.js). Every touch carries its time on that clock.
+//
+// The server releases the reading as it goes (games/karuta/release.py): `kana` holds the
+// upper verse's kana due so far ([text, t, said]), `shimo.kana` the lower verse's, and the
+// poem, its kimariji, `decided` and `close` stay null until the deciding kana is released.
 
 /** The same rhythm as reading.verse_timing: one unit per kana, 2.5 units between phrases. */
 export function verseTimes(text, unit) {
@@ -23,12 +28,19 @@ export function shownKana(times, t) {
   return n;
 }
 
-/** A reading on the reader's clock: {number, r, t0, shownTouches, passed, spoken}. */
-export function startReading(r, now) {
-  return { number: r.number, r, t0: now - r.preamble[0].start, shownTouches: new Set(), passed: false, spoken: new Set() };
+/** Where a reading's t = 0 lies on the server's clock (epoch ms). */
+export const readingBase = (at, r) => at + r.t0;
+
+/** A reading on the server's clock: {number, r, base, shownTouches, passed, spoken}. */
+export function startReading(r, base) {
+  return { number: r.number, r, base, shownTouches: new Set(), passed: false, spoken: new Set() };
 }
 
-export const timeOn = (cur, now) => (cur ? Math.round(now - cur.t0) : -Infinity);
+/** The reading time at server time `serverNow` (−Infinity with no reading). */
+export const timeOn = (cur, serverNow) => (cur ? Math.round(serverNow - cur.base) : -Infinity);
+
+/** The released kana due by time t ([text, t, said] entries, in order). */
+export const dueKana = (entries, t) => (entries ?? []).filter(([, at]) => at <= t);
 
 /**
  * How long to hold a frame that settles the current reading before the reader's clock has
@@ -41,6 +53,7 @@ export function holdMs(frame, cur, t) {
     for (const event of entry.events) {
       if (event.type === "result" && event.number === cur.number) {
         const at = event.t ?? cur.r.close;
+        if (at === null || at === undefined) return 0; // the reading was never decided here
         const wait = at - t;
         return wait > 0 ? Math.min(wait, 60000) : 0;
       }
@@ -49,9 +62,9 @@ export function holdMs(frame, cur, t) {
   return 0;
 }
 
-/** What the reading lines show at time t: {prev, part, shown, decided, lower}. */
+/** What the reading lines show at time t: {prev, part, upper, shown, decided, lower}. */
 export function readingAt(r, t, markKimariji) {
-  const out = { prev: "", part: null, shown: 0, decided: 0, lower: "" };
+  const out = { prev: "", part: null, upper: [], shown: 0, decided: 0, lower: "" };
   const seg = r.preamble.find((p) => p.kana && p.start <= t && t < p.end + r.unit * 15) ?? null;
   if (seg && t < 0) {
     const flat = seg.kana.replace(/ /g, "");
@@ -59,9 +72,11 @@ export function readingAt(r, t, markKimariji) {
     out.part = seg.part;
   }
   if (t < 0) return out;
-  out.shown = shownKana(r.kami.t, t);
-  out.decided = t >= r.decided && markKimariji ? Math.min(out.shown, r.kimariji) : 0;
-  if (r.shimo) out.lower = r.shimo.kana.slice(0, shownKana(r.shimo.t, t)).join("");
+  out.upper = dueKana(r.kana, t).map(([text]) => text);
+  out.shown = out.upper.length;
+  const known = r.decided !== null && r.decided !== undefined;
+  out.decided = known && t >= r.decided && markKimariji ? Math.min(out.shown, r.kimariji) : 0;
+  if (r.shimo) out.lower = dueKana(r.shimo.kana, t).map(([text]) => text).join("");
   return out;
 }
 

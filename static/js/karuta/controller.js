@@ -1,26 +1,31 @@
 // The karuta controller: what the server last said (view, match), the reader's clock, the
 // actions this seat sends (touch, pass, ready, arrange, send) and the frame queue.
 //
-// Other seats' touches are in the view as soon as they are sent; the page shows each one
-// only when its own clock reaches the touch's time, and it never shows the poem being read
-// before t = 0. A frame that settles the reading before the reader's clock got there (you
-// sat out) is held until that time comes (clock.holdMs).
+// The reading runs on the server's clock (client.serverNow(): the ping/pong estimate). The
+// server releases the reading as it goes: each kana a small lead before its time, the poem
+// once its deciding kana is, other seats' touches once their time is reached (the same
+// frame's seq, a higher `part`). The page shows each thing when its clock reaches it and
+// knows nothing in advance: it passes once it sees another seat's touch on the read card
+// or the reading's close. A frame that settles the reading before the reader's clock got
+// there (you sat out) is held until that time comes (clock.holdMs).
 
 import { firstTime } from "../once.js";
 import { cpuLabel, seatName } from "../seats.js";
 import * as telemetry from "../telemetry.js";
 import { cap, fmt } from "../text.js";
-import { holdMs, startReading, timeOn } from "./clock.js";
+import { holdMs, readingBase, startReading, timeOn } from "./clock.js";
 import { dropped, faultsSoFar, moved } from "./layout.js";
 
 export const COLOURS = ["red", "blue", "green", "yellow"];
+// While a reading is on, ping this often: the clock estimate keeps its freshest samples.
+const SYNC_MS = 2000;
 
 export class KarutaController {
-  constructor({ config, cards, strings, now = () => performance.now() }) {
+  constructor({ config, cards, strings, now = null }) {
     this.config = config;
     this.CARDS = cards;
     this.S = strings;
-    this.now = now;
+    this.clock = now; // the server's time (epoch ms); by default the match client's estimate
     this.view = null;
     this.match = null;
     this.cur = null; // the reading on the reader's clock (clock.startReading)
@@ -32,6 +37,7 @@ export class KarutaController {
     this.picked = null;
     this.startedAt = null;
     this.ended = false;
+    this.appliedSeq = null;
     this.client = null;
     this.ui = null; // {board, panel, result, speech, sound}: set by the entry
   }
@@ -46,6 +52,7 @@ export class KarutaController {
     return info?.kind === "cpu" ? `${this.name(seat)} (${cpuLabel(this.S, info)})` : this.name(seat);
   }
   cpuLevel() { return this.match?.seats.find((s) => s.kind === "cpu")?.cpu_level ?? undefined; }
+  now() { return this.clock ? this.clock() : this.client.serverNow(); }
   tNow() { return timeOn(this.cur, this.now()); }
   firstPhrase(poem) { return this.CARDS[poem].tori.split(" ")[0]; }
   cardLabel(poem) { return `「${this.firstPhrase(poem)}…」`; }
@@ -86,7 +93,7 @@ export class KarutaController {
   // --- actions -------------------------------------------------------------------------
 
   // Seats act at once in karuta, so actions are not tied to the last sequence number seen.
-  act(action) { this.client.act(action, { checkSeq: false }); }
+  act(action) { return this.client.act(action, { checkSeq: false }); }
 
   take(poem) {
     const { view, S } = this;
@@ -110,13 +117,15 @@ export class KarutaController {
     if (t < 0) { this.ui.panel.announce(S.notYet); return; }
     const r = view.reading;
     if (this.myTouches().some(([, card]) => card === poem)) return;
+    const close = r.close ?? Infinity; // unknown until the poem is: nothing can be late yet
     const last = this.myTouches().reduce((m, [, , tt]) => Math.max(m, tt), 0);
-    const at = Math.max(last, Math.min(t, r.close));
-    if (t > r.close) { this.maybePass(t); return; }
+    const at = Math.max(last, Math.min(t, close));
+    if (t > close) { this.maybePass(t); return; }
     const before = this.faults(this.you());
-    this.act({ type: "touch", card: poem, t: at });
+    const id = this.act({ type: "touch", card: poem, t: at });
     r.touches.push([this.you(), poem, at]);
-    if (poem === r.poem || view.mode === "chirashi") r.done.push(this.you());
+    (this.cur.mine ??= []).push(Object.assign([this.you(), poem, at], { id }));
+    if ((r.poem !== null && poem === r.poem) || view.mode === "chirashi") r.done.push(this.you());
     this.ui.board.touched(poem, this.you());
     // A fault shows at once: the card and the counter flash together.
     if (this.faults(this.you()) > before) {
@@ -166,9 +175,10 @@ export class KarutaController {
     const { cur } = this;
     if (!this.active() || cur.passed || cur.number !== this.view.reading.number) return;
     const r = this.view.reading;
+    if (r.poem === null) return; // not decided yet: nobody can have taken it
     const taken = r.touches.filter(([s, card]) => s !== this.you() && card === r.poem).map(([, , tt]) => tt);
     const first = taken.length ? Math.min(...taken) : Infinity;
-    if (t > r.close || t > first) {
+    if (t > (r.close ?? Infinity) || t > first) {
       cur.passed = true;
       this.act({ type: "pass" });
     }
@@ -205,7 +215,31 @@ export class KarutaController {
     }
   }
 
+  /** The touches this page sent in the current reading, kept in every newer view of it until
+   * the server's view has them (a part frame may be built before a touch arrived there). */
+  keepOwn(r) {
+    const cur = this.cur;
+    if (!r || !cur || cur.number !== r.number || !cur.mine) return;
+    for (const touch of cur.mine) {
+      const [seat, card] = touch;
+      if (!r.touches.some(([s, c]) => s === seat && c === card)) r.touches.push(touch.slice());
+      if ((card === r.poem || this.view.mode === "chirashi") && !r.done.includes(seat)) r.done.push(seat);
+    }
+  }
+
   apply(frame) {
+    if (this.view && !frame.reset && frame.seq === this.appliedSeq && (frame.part ?? 0) > 0) {
+      this.grow(frame);
+      return;
+    }
+    this.appliedSeq = frame.seq;
+    if (!frame.view) {
+      // A friend room still waiting for its players: no game yet, only the room.
+      this.match = frame.match;
+      this.ui.room?.update(this.match);
+      this.tick();
+      return;
+    }
     const before = this.view;
     const { ui } = this;
     this.view = frame.view;
@@ -216,9 +250,10 @@ export class KarutaController {
     if (this.match.status === "playing" && this.startedAt === null) this.start();
     if (view.phase !== "memorise") { this.memoriseEnd = null; this.readySent = false; }
     const r = view.reading;
-    if (r && (!this.cur || this.cur.number !== r.number)) { ui.speech.cancel(); this.cur = startReading(r, this.now()); }
-    else if (r && this.cur) this.cur.r = r;
+    if (r && (!this.cur || this.cur.number !== r.number)) { ui.speech.cancel(); this.cur = startReading(r, readingBase(frame.at, r)); }
+    else if (r && this.cur) { this.cur.r = r; this.cur.base = readingBase(frame.at, r); this.keepOwn(r); }
     if (!r) this.cur = null;
+    this.client?.syncEvery(r ? SYNC_MS : null);
     // What happened, in words (the server's texts, in this page's language).
     const fresh = frame.reset ? [] : frame.events;
     const said = [];
@@ -252,6 +287,20 @@ export class KarutaController {
     this.tick();
   }
 
+  /** A part of the same state: the reading grew (kana, the poem, touches). Nothing else
+   * changed, so no events and no full redraw: the clock's duties show what is due. */
+  grow(frame) {
+    this.view = frame.view;
+    const r = this.view.reading;
+    if (r && this.cur?.number === r.number) {
+      this.cur.r = r;
+      this.cur.base = readingBase(frame.at, r);
+      this.keepOwn(r);
+    }
+    this.ui.panel.renderCounts();
+    this.tick();
+  }
+
   /** Seats that made an otetsuki in a result (other seats': this seat's flashed at the touch). */
   faultSeats(result, before) {
     const counts = Array.isArray(result.otetsuki) ? result.otetsuki : [result.wrong?.length ?? 0];
@@ -281,9 +330,14 @@ export class KarutaController {
 
   onError(error) {
     this.ui.panel.log(error.message);
+    // A refused touch (e.g. too fast to be a reaction) is not ours to keep showing.
+    if (this.cur?.mine && error.ref) this.cur.mine = this.cur.mine.filter((touch) => touch.id !== error.ref);
     if (error.view && !this.frames.length) {
       this.view = error.view;
-      if (this.cur && this.view.reading?.number === this.cur.number) this.cur.r = this.view.reading;
+      if (this.cur && this.view.reading?.number === this.cur.number) {
+        this.cur.r = this.view.reading;
+        if (Number.isFinite(error.at)) this.cur.base = readingBase(error.at, this.cur.r);
+      }
       this.ui.board.render();
       this.ui.panel.renderCounts();
     }

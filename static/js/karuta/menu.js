@@ -1,6 +1,7 @@
 // The karuta menu: show only the fields that apply to the way of playing chosen, and the
-// one start button that fits it. Without this script every field and button is shown and
-// the server sorts it out (the solo button always means solo practice).
+// start buttons that fit it: competitive and chirashi against CPUs or with friends (a
+// room and its invitation URL), solo practice alone. Without this script every field and
+// button is shown and the server sorts it out (the solo button always means solo practice).
 
 const form = document.querySelector(".menu-form[data-game='karuta']");
 
@@ -9,6 +10,13 @@ const APPLIES = {
   otetsuki_penalty: ["chirashi"],
   lower_verse_twice: ["chirashi", "solo"],
   cpu_level: ["competitive", "chirashi"],
+};
+
+// Which start buttons each way of playing offers (play_mode -> modes).
+const BUTTONS = {
+  cpu: ["competitive", "chirashi"],
+  friend: ["competitive", "chirashi"],
+  solo: ["solo"],
 };
 
 // Memorisation is a competitive custom: chirashi and solo start at once unless the
@@ -29,7 +37,7 @@ function update(event) {
     if (box) box.hidden = !modes.includes(mode);
   }
   for (const button of form.querySelectorAll("[data-play-mode]")) {
-    button.hidden = (button.dataset.playMode === "solo") !== (mode === "solo");
+    button.hidden = !(BUTTONS[button.dataset.playMode] ?? []).includes(mode);
   }
 }
 

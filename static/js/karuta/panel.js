@@ -26,10 +26,11 @@ export class Panel {
     prevBox.textContent = at.prev;
     if (at.part) prevBox.dataset.part = at.part;
     if (this.g.tNow() < 0) { lineBox.replaceChildren(); lowerBox.textContent = ""; return; }
+    // Only the kana released and due so far: the page never knows more of the poem.
     const decided = document.createElement("mark");
     decided.className = "kimariji";
-    decided.textContent = r.kami.kana.slice(0, at.decided).join("");
-    const rest = document.createTextNode(r.kami.kana.slice(at.decided, at.shown).join(""));
+    decided.textContent = at.upper.slice(0, at.decided).join("");
+    const rest = document.createTextNode(at.upper.slice(at.decided).join(""));
     lineBox.replaceChildren(...(at.decided ? [decided] : []), rest);
     lineBox.dataset.shown = at.shown;
     lowerBox.textContent = at.lower;
@@ -63,8 +64,9 @@ export class Panel {
   promptText() {
     const g = this.g;
     const { view, match, S } = g;
-    if (!view || !match) return "";
+    if (!match) return "";
     if (match.status === "waiting") return S.waiting;
+    if (!view) return "";
     if (view.phase === "over") return "";
     if (view.phase === "memorise") {
       return g.readySent || !view.to_act.includes(g.you()) ? S.waitReady : (view.mode === "competitive" ? S.memoriseArrange : S.memorise);

@@ -1,8 +1,9 @@
-// The karuta play screen (entry): competitive (you against a CPU), chirashi (you and 1–3
-// CPUs) and solo practice, over the shared match WebSocket. The jobs live in modules, in
+// The karuta play screen (entry): competitive and chirashi (against CPUs or friends in a
+// room) and solo practice, over the shared match WebSocket. The jobs live in modules, in
 // the manner of lichess's ui/round: controller (state, actions, frames), clock (the
-// reader's time base), board-view, panel (reader and side panel), result-view, keyboard,
-// speech, stats (solo practice); clock, layout, typeahead and stats are pure (tests/js).
+// reader's time base, on the server's clock: match-client.js with clock-sync.js),
+// board-view, panel (reader and side panel), result-view, keyboard, speech, stats (solo
+// practice); clock, layout, typeahead and stats are pure (tests/js).
 
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
@@ -40,7 +41,7 @@ bindBoard(game);
 document.querySelector("[data-skip]").addEventListener("click", () => game.ready());
 
 // Read-only handle for tests and curious players: what this page was told, nothing more.
-window.karutaPlay = { view: () => game.view, clock: () => game.tNow(), sounds: () => sound.played.slice() };
+window.karutaPlay = { view: () => game.view, clock: () => game.tNow(), offset: () => client.offset, sounds: () => sound.played.slice() };
 const loop = () => { game.tick(); requestAnimationFrame(loop); };
 requestAnimationFrame(loop);
 setInterval(() => game.tick(), 250); // keeps the clock's duties (pass, memorisation end) going in a background tab

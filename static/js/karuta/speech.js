@@ -2,6 +2,8 @@
 // has none, the switch says so (instead of a ticked box that does nothing) and is turned
 // off. Speech is a bonus: nothing here may stop the game.
 
+const LATE_MS = 1000;
+
 export class Speech {
   constructor(box, note) {
     this.box = box; // the checkbox
@@ -48,15 +50,38 @@ export class Speech {
     }
   }
 
-  /** Say each part of the reading once, when the reader's clock reaches it. */
+  /**
+   * Say each part of the reading once, when the reader's clock reaches it. The preamble is
+   * known in full (already read); the poem only as the server releases it, so the upper
+   * verse is said kana by kana and the lower verse phrase by phrase as each comes due.
+   * Anything due more than LATE_MS ago (a page opened mid-reading) is skipped, not said late.
+   */
   follow(cur, t) {
     if (!cur) return;
-    for (const seg of cur.r.preamble) {
-      if (seg.said && t >= seg.start && !cur.spoken.has(seg.part)) { cur.spoken.add(seg.part); if (t < seg.end) this.say(seg.said, cur.r.unit); }
+    const { r } = cur;
+    const fresh = (start) => t >= start && t - start < LATE_MS;
+    for (const seg of r.preamble) {
+      if (seg.said && t >= seg.start && !cur.spoken.has(seg.part)) { cur.spoken.add(seg.part); if (t < seg.end) this.say(seg.said, r.unit); }
     }
-    if (t >= 0 && !cur.spoken.has("kami")) { cur.spoken.add("kami"); this.say(cur.r.kami.said.join(""), cur.r.unit); }
-    if (cur.r.shimo && t >= cur.r.shimo.t[0] && !cur.spoken.has("shimo")) { cur.spoken.add("shimo"); this.say(cur.r.shimo.said, cur.r.unit); }
-    // The lower verse read a second time (chirashi and solo by default).
-    if (cur.r.shimo?.again && t >= cur.r.shimo.again.start && !cur.spoken.has("shimo2")) { cur.spoken.add("shimo2"); this.say(cur.r.shimo.said, cur.r.unit); }
+    const upper = [];
+    (r.kana ?? []).forEach(([, at, said], i) => {
+      const key = `kami${i}`;
+      if (t < at || cur.spoken.has(key)) return;
+      cur.spoken.add(key);
+      if (fresh(at)) upper.push(said);
+    });
+    if (upper.length) this.say(upper.join(""), r.unit);
+    (r.shimo?.kana ?? []).forEach(([, at, said], i) => {
+      const key = `shimo${i}`;
+      if (!said || t < at || cur.spoken.has(key)) return;
+      cur.spoken.add(key);
+      if (fresh(at)) this.say(said, r.unit);
+    });
+    // The lower verse read a second time (chirashi and solo by default): known by then.
+    const again = r.shimo?.again;
+    if (again && t >= again.start && !cur.spoken.has("shimo2")) {
+      cur.spoken.add("shimo2");
+      if (fresh(again.start)) this.say(r.shimo.kana.map(([, , said]) => said).join(" "), r.unit);
+    }
   }
 }

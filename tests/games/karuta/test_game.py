@@ -132,7 +132,7 @@ def test_the_form_builds_engine_settings(game):
     ("field", "value", "english"),
     [
         ("mode", "blitz", "Choose competitive, chirashi or solo practice."),
-        ("players", "5", "Chirashi is played by 2 to 4 players: you and 1 to 3 CPUs."),
+        ("players", "5", "Chirashi is played by 2 to 4 players."),
         ("cpu_level", "god", "Choose one of the five CPU levels."),
         ("poem_set", "9", "Choose all 100 poems or one set of 20."),
         ("pace", "warp", "Choose one of the listed reading paces."),

@@ -13,11 +13,23 @@
 // and resends unacknowledged actions with their original ids (applied once): after a
 // reconnect, after a retryable refusal ("unavailable", retry_ms) and when the rate limit
 // names them as dropped. `lagging` is true while the server says the table may lag.
+//
+// The server's clock: every pong carries the server's time (`now`); the client keeps an
+// NTP-style estimate (clock-sync.js) from a burst of pings at each connect and then from
+// the heartbeat, every `syncEvery(ms)` while a timed game needs it (karuta: during a
+// reading). Each ping echoes the last pong's `now` and how long it was held, so the server
+// measures the round trip too. `serverNow()` is the local clock corrected to the server's.
+//
+// A timed game's state may grow while its seq stands still (a reading's kana released
+// on time): such frames carry `part` (0, 1, 2…); a lower part of the current seq is stale.
+
+import { ClockSync } from "./clock-sync.js"; // static/js/ (the same /static/js/ URL)
 
 const PROTOCOL = 1;
 const PING_MS = 15000;
 const PONG_TIMEOUT_MS = 10000;
 const MAX_BACKOFF_MS = 15000;
+const BURST = 8; // pings at each connect, each sent when the previous pong is in
 
 function newActionId() {
   const bytes = new Uint8Array(12);
@@ -42,6 +54,24 @@ export class MatchClient {
     this.pingTimer = null;
     this.pongTimer = null;
     this.lagging = false;
+    this.part = 0; // the part of the current seq's state (timed games)
+    this.clock = new ClockSync();
+    this.burstLeft = 0;
+    this.syncMs = PING_MS;
+  }
+
+  /** The server's epoch ms now, on the corrected clock. */
+  serverNow() { return this.clock.serverNow(); }
+
+  /** Server time minus local time (ms), and its error bound. */
+  get offset() { return this.clock.offset; }
+
+  /** Ping every `ms` (a timed game in play), or back to the heartbeat's pace (null). */
+  syncEvery(ms) {
+    const wanted = ms ?? PING_MS;
+    if (wanted === this.syncMs) return;
+    this.syncMs = wanted;
+    if (this.pingTimer !== null) this.startHeartbeat();
   }
 
   // Send pending actions again after `ms` (same ids: the server applies each once).
@@ -94,16 +124,34 @@ export class MatchClient {
 
   startHeartbeat() {
     this.stopHeartbeat();
-    this.pingTimer = setInterval(() => {
-      this.sendRaw({ type: "ping", t: Date.now() });
-      clearTimeout(this.pongTimer);
-      this.pongTimer = setTimeout(() => this.socket && this.socket.close(), PONG_TIMEOUT_MS);
-    }, PING_MS);
+    this.pingTimer = setInterval(() => this.ping(), this.syncMs);
   }
 
   stopHeartbeat() {
     clearInterval(this.pingTimer);
     clearTimeout(this.pongTimer);
+    this.pingTimer = null;
+    this.pongTimer = null;
+  }
+
+  // `t` is the local send time: the pong echoes it back, so no ping needs remembering.
+  ping() {
+    const t1 = this.clock.now();
+    if (!this.sendRaw({ type: "ping", t: t1, ...this.clock.pingFields(t1) })) return;
+    // The first unanswered ping starts the watch: no pong within the timeout, reconnect.
+    if (this.pongTimer === null) {
+      this.pongTimer = setTimeout(() => this.socket && this.socket.close(), PONG_TIMEOUT_MS);
+    }
+  }
+
+  pong(frame) {
+    clearTimeout(this.pongTimer);
+    this.pongTimer = null;
+    if (typeof frame.now === "number" && typeof frame.t === "number") this.clock.add(frame.t, frame.now);
+    if (this.burstLeft > 0) {
+      this.burstLeft -= 1;
+      this.ping();
+    }
   }
 
   sendRaw(message) {
@@ -152,12 +200,18 @@ export class MatchClient {
         this.seats = frame.seats;
         this.emit("onConnection", true, frame);
         for (const pending of this.pending.values()) this.sendRaw(pending);
+        this.burstLeft = BURST - 1;
+        this.ping();
         break;
-      case "state":
-        if (!frame.reset && this.seq !== null && frame.events.length && frame.events[0].seq !== this.seq + 1) {
+      case "state": {
+        const part = frame.part ?? 0;
+        const again = !frame.reset && frame.seq === this.seq;
+        if (again && part > 0 && part <= this.part) return; // an older part of this state
+        if (!again && !frame.reset && this.seq !== null && frame.events.length && frame.events[0].seq !== this.seq + 1) {
           this.resync(); // a gap: ask again rather than draw a wrong table
           return;
         }
+        this.part = part;
         this.seq = frame.seq;
         this.view = frame.view;
         this.viewSeat = frame.view_seat;
@@ -166,6 +220,7 @@ export class MatchClient {
         this.match = frame.match;
         this.emit("onState", frame);
         break;
+      }
       case "room":
         this.match = frame.match;
         this.emit("onRoom", frame);
@@ -175,7 +230,7 @@ export class MatchClient {
         this.emit("onAck", frame);
         break;
       case "pong":
-        clearTimeout(this.pongTimer);
+        this.pong(frame);
         if (this.seq !== null && frame.seq > this.seq) this.resync();
         break;
       case "lag":

@@ -1,0 +1,119 @@
+"""Karuta with a friend in two real browsers: the menu's friend room, the invitation, and a
+competitive game played to the end on the server's clock (issue 18).
+
+Both pages run in real time (no fake clock: the reading is released by the server as it
+goes, and each page's clock is its estimate of the server's). A small poem set and the
+fastest pace keep the game short.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.support.server import AsgiServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+DESKTOP = {"width": 1280, "height": 900}
+# The server refuses a touch sooner than 100 ms after the kana that decide it (judge.py).
+REACTION_MS = 120
+
+
+def view(page) -> dict:
+    return page.evaluate("window.karutaPlay.view()")
+
+
+def test_competitive_friend_game_in_two_browsers(transactional_db, poems_in_db, chromium):
+    server = AsgiServer()
+    server.start()
+    try:
+        host_ctx = chromium.new_context(viewport=DESKTOP, locale="en-GB")
+        guest_ctx = chromium.new_context(viewport=DESKTOP, locale="en-GB")
+        host, guest = host_ctx.new_page(), guest_ctx.new_page()
+        errors: list[str] = []
+        for page in (host, guest):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+
+        host.goto(f"{server.url}/en/karuta/")
+        host.check("input[name=mode][value=competitive]")
+        assert host.is_visible("button[data-play-mode=friend]")
+        host.select_option("#id_poem_set", "1")
+        host.select_option("#id_pace", "very_fast")
+        host.select_option("#id_memorise_seconds", "60")
+        host.check("input[name=mode][value=solo]")
+        assert not host.is_visible("button[data-play-mode=friend]")  # practice is alone
+        host.check("input[name=mode][value=competitive]")
+        host.click("button[data-play-mode=friend]")
+        host.wait_for_load_state()
+        host.wait_for_selector("[data-room-invite]:not([hidden])")
+        invite = host.input_value("[data-invite-url]")
+        assert "/play/invite/" in invite
+
+        guest.goto(invite)
+        guest.click("[data-join]")
+        guest.wait_for_url(re.compile(r"/play/[0-9a-f-]+/$"))
+        for page in (host, guest):
+            page.wait_for_function("window.karutaPlay?.view()?.phase === 'memorise'")
+            page.click("[data-skip]")  # every seat must be ready before the first reading
+        for page in (host, guest):
+            page.wait_for_function("window.karutaPlay.view().phase !== 'memorise'")
+        # Each page's clock follows the server's: both read the same reading time.
+        t_host = host.evaluate("window.karutaPlay.clock()")
+        t_guest = guest.evaluate("window.karutaPlay.clock()")
+        assert abs(t_host - t_guest) < 250
+
+        seen_early = False
+        takes = {0: 0, 1: 0}
+        sends = 0
+        deadline = time.monotonic() + 240
+        turn = 0
+        while time.monotonic() < deadline:
+            views = [view(host), view(guest)]
+            if all(v["phase"] == "over" for v in views):
+                break
+            for page, v in zip((host, guest), views, strict=True):
+                me = v["you"]
+                if v["phase"] == "send" and v["send"]["from"] == me:
+                    page.locator(".side-own .kcard").first.click()
+                    sends += 1
+                    page.wait_for_function(
+                        "([n]) => { const v = window.karutaPlay.view();"
+                        " return v.phase !== 'send' || v.send.remaining < n; }",
+                        arg=[v["send"]["remaining"]],
+                        timeout=5000,
+                    )
+                r = v.get("reading")
+                if v["phase"] != "reading" or not r:
+                    continue
+                if r["poem"] is None:
+                    # Nothing names the poem before its deciding kana is out.
+                    seen_early |= r["decided"] is not None or r["close"] is not None
+                    continue
+                on_board = [c for rows in v["sides"] for row in rows for c in row]
+                # The two take turns at being first, so both sides take and send.
+                mine_to_take = me == turn % 2 and me in r["active"] and me not in r["done"]
+                reacted = page.evaluate("window.karutaPlay.clock()") >= r["decided"] + REACTION_MS
+                if r["poem"] in on_board and mine_to_take and reacted:
+                    try:  # the card may go meanwhile (the reading closed): then no take
+                        page.locator(f".kcard[data-card='{r['poem']}']").click(timeout=2000)
+                    except PlaywrightTimeout:
+                        continue
+                    takes[me] += 1
+                    turn += 1
+            host.wait_for_timeout(40)
+        host_view, guest_view = view(host), view(guest)
+        assert host_view["phase"] == guest_view["phase"] == "over", "the game did not end"
+        assert host_view["result"] == guest_view["result"]
+        assert not seen_early
+        assert takes[0] >= 1 and takes[1] >= 1
+        for page in (host, guest):
+            page.wait_for_selector("[data-result]:not([hidden])")
+        assert errors == []
+        host_ctx.close()
+        guest_ctx.close()
+    finally:
+        server.stop()

@@ -1,0 +1,41 @@
+"""The fairness harness's path, small: two scripted players with the same reaction times
+race for every card of 2-seat chirashi friend games through the real server (daphne) and
+two delaying proxies, 10 ms and 120 ms one way. The lead (150 ms) covers both links, so
+each player sees each kana on time; judged by corrected times, neither link should win
+much more than half. bench/bench_karuta_fairness.py runs the same over thousands of races.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.support.delay_proxy import Link
+from tests.support.fairness import create_race_matches, run_matches
+from tests.support.server import AsgiServer
+
+pytestmark = [pytest.mark.timeout(240)]
+
+
+def test_contested_cards_split_fairly_over_unequal_links(transactional_db, poems_in_db):
+    server = AsgiServer(
+        extra_env={
+            "DJANGO_SETTINGS_MODULE": "tests.fairness.server_settings",
+            "MATCHES_RELEASE_LEAD_MS": "150",
+        }
+    )
+    server.start()
+    try:
+        matches = create_race_matches(2)
+        tally = asyncio.run(run_matches(server.port, matches, Link(10, 20), Link(120, 20), seed=7))
+    finally:
+        server.stop()
+    # Every reading of both games was a race, and nobody's touch was refused.
+    assert tally.readings == 40
+    assert len(tally.races) >= 36, tally.races
+    assert set(tally.refused) <= {"late loser"}, tally.refused
+    # ~40 races: a share's standard deviation is about 8 %; a 10 ms link that kept an edge
+    # of 110 ms would win nearly all of them.
+    assert 0.25 <= tally.near_share <= 0.75, tally.near_share
+    assert tally.near_share + tally.far_share == pytest.approx(1)
