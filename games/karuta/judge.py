@@ -41,7 +41,7 @@ from gamekit.base import STAMP, IllegalActionError
 from poems import catalogue, kana
 
 FUTURE_TOLERANCE_MS = 50
-LATE_MARGIN_MS = 60
+LATE_MARGIN_MS = 100
 LATE_CAP_MS = 400
 MIN_REACTION_MS = 100
 REASONS = ("future", "late", "guess")
