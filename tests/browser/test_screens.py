@@ -36,6 +36,7 @@ def shoot(page, name: str) -> None:
 def start_karuta(page, base: str, mode: str) -> None:
     page.goto(f"{base}/karuta/")
     page.check(f"input[name=mode][value={mode}]")
+    page.select_option("#id_pace", "very_fast")  # the reading runs in real time
     page.click(f"button[data-play-mode={'solo' if mode == 'solo' else 'cpu'}]")
     page.wait_for_function(VIEW)
     if page.is_visible("[data-skip]"):
@@ -43,11 +44,15 @@ def start_karuta(page, base: str, mode: str) -> None:
     page.wait_for_function("window.karutaPlay.view().phase === 'reading'")
     # Into the upper verse (real time: the server releases it as it is read): the poem is
     # named and its deciding kana has been on screen a moment.
-    # The first competitive reading opens with the 序歌 (about 15 s at the default pace).
+    # The first competitive reading opens with the 序歌 (about 6 s at the fastest pace).
     page.wait_for_function("window.karutaPlay.view().reading?.poem != null", timeout=60000)
     r = page.evaluate("window.karutaPlay.view().reading")
+    # …unless a CPU took the card first and the next reading began (its clock starts again).
     page.wait_for_function(
-        "([t]) => window.karutaPlay.clock() >= t", arg=[r["decided"] + 400], timeout=10000
+        "([t, n]) => window.karutaPlay.clock() >= t"
+        " || window.karutaPlay.view().reading?.number !== n",
+        arg=[r["decided"] + 400, r["number"]],
+        timeout=10000,
     )
     page.wait_for_function("document.querySelector('[data-reading-line]').textContent !== ''")
 
