@@ -43,54 +43,40 @@ sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 PY = sys.executable
 
 from tests.support.delay_proxy import Link  # noqa: E402
-from tests.support.server import free_port  # noqa: E402
+from tests.support.server import AsgiServer  # noqa: E402
 
 # kserver's settings (docs/protocol.md; the note's Changes section).
 LEAD_ENV = "MATCHES_RELEASE_LEAD_MS"
 JUDGE_ENV = "KARUTA_JUDGE"
 
 
-class Server:
+class Server(AsgiServer):
+    """The tests' daphne launcher on a database of its own (the bench sets up no Django)."""
+
     def __init__(self, name: str, extra_env: dict[str, str]):
+        super().__init__(extra_env=extra_env)
         self.var = ROOT / "var" / "bench" / f"karuta-fairness-{name}"
-        self.env = dict(os.environ)
+        self.log_path = self.var / "daphne.log"
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
         for key in ("DATABASE_URL", "REDIS_URL", "CI"):
-            self.env.pop(key, None)
-        self.env.update(
+            env.pop(key, None)
+        env.update(
             PYTHONPATH=os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
             DJANGO_SETTINGS_MODULE="tests.fairness.server_settings",
             HTTPS="0",
             VAR_DIR=str(self.var),
             LOG_LEVEL="WARNING",
-            **extra_env,
+            **self.extra_env,
         )
-        self.port = free_port()
-        self.proc: subprocess.Popen | None = None
+        return env
 
     def start(self) -> None:
         shutil.rmtree(self.var, ignore_errors=True)
         self.var.mkdir(parents=True)
-        subprocess.run([PY, ROOT / "manage.py", "migrate", "-v", "0"], env=self.env, check=True)
-        log = (self.var / "daphne.log").open("wb")
-        self.proc = subprocess.Popen(
-            [PY, "-m", "daphne", "--access-log", os.devnull, "-b", "127.0.0.1",
-             "-p", str(self.port), "config.asgi:application"],
-            env=self.env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        import urllib.error
-        import urllib.request
-
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1).read()
-                return
-            except urllib.error.HTTPError:
-                return  # it answers
-            except OSError:
-                if self.proc.poll() is not None:
-                    raise RuntimeError((self.var / "daphne.log").read_text()) from None
-                time.sleep(0.1)
-        raise RuntimeError("daphne did not answer")
+        subprocess.run([PY, ROOT / "manage.py", "migrate", "-v", "0"], env=self.env(), check=True)
+        super().start(timeout=30)
 
     def create_matches(self, count: int) -> list[dict]:
         code = (
@@ -99,21 +85,13 @@ class Server:
             f"print(json.dumps(create_race_matches({count})))\n"
         )
         done = subprocess.run(
-            [PY, "-c", code], env=self.env, cwd=ROOT, capture_output=True, text=True, check=False
+            [PY, "-c", code], env=self.env(), cwd=ROOT, capture_output=True, text=True, check=False
         )
         if done.returncode:
             raise RuntimeError(done.stderr)
         import json
 
         return json.loads(done.stdout.strip().splitlines()[-1])
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
 
 
 def run_condition(key, label, env, near: Link, far: Link, args) -> dict:
