@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tests.support.delay_proxy import DelayProxy, Link, ThreadedDelayProxy
+from tests.support.delay_proxy import DelayProxy, Link, ProcessDelayProxy
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -115,12 +115,13 @@ def test_websocket_upgrade_and_frames_pass_through():
     assert connections == 1
 
 
-def test_threaded_proxy_for_synchronous_callers():
+def test_proxy_in_a_process_of_its_own_for_synchronous_callers():
+    # The harness's proxies run apart from its many players (tests/support/fairness.py).
     import socket
 
     with socket.create_server(("127.0.0.1", 0)) as listener:
         target = listener.getsockname()[1]
-        with ThreadedDelayProxy(target, up=Link(30), down=Link(30)) as proxy:
+        with ProcessDelayProxy(target, up=Link(30), down=Link(30)) as proxy:
             started = time.perf_counter()
             with socket.create_connection(("127.0.0.1", proxy.port)) as client:
                 conn, _ = listener.accept()

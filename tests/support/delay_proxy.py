@@ -9,8 +9,8 @@
 to the other `delay_ms + U(0, jitter_ms)` later, but never before the chunk read before it
 on the same connection and direction: like TCP, a late segment holds back the ones behind
 it, so the byte stream is never reordered (a WebSocket upgrade and its frames pass through
-untouched). `ThreadedDelayProxy` runs one in a thread of its own, for synchronous tests
-and browsers. Loopback only: nothing here listens beyond 127.0.0.1.
+untouched). `ProcessDelayProxy` runs one in a process of its own, for synchronous callers
+and for a busy caller's many clients. Loopback only: nothing here listens beyond 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import threading
 from dataclasses import dataclass
 
 CHUNK = 65536
@@ -143,38 +142,6 @@ class DelayProxy:
                 await writer.drain()
         except OSError:  # the far side went away; the connection is being torn down
             writer.close()
-
-
-class ThreadedDelayProxy:
-    """A DelayProxy on its own event loop in a daemon thread: start() returns its port."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        self.proxy = DelayProxy(*args, **kwargs)
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-
-    @property
-    def port(self) -> int | None:
-        return self.proxy.port
-
-    def start(self) -> int:
-        self.thread.start()
-        return asyncio.run_coroutine_threadsafe(self.proxy.start(), self.loop).result(10)
-
-    def stop(self) -> None:
-        if not self.thread.is_alive():
-            return
-        asyncio.run_coroutine_threadsafe(self.proxy.stop(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
-        self.loop.close()
-
-    def __enter__(self) -> ThreadedDelayProxy:
-        self.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
 
 
 def _serve_in_process(conn, args, kwargs) -> None:
