@@ -34,6 +34,11 @@ in-memory channel layer); "scaleout" = two daphne processes sharing PostgreSQL
 
 Prints figures, asserts nothing (DESIGN.md §6). Connections are ramped (--ramp per
 second) because daphne drops handshakes in a connection storm (DESIGN.md §7).
+A second table says where the CPU went in each timed window, in ms of CPU per move (per
+echo, per floor round): the server processes, the database and Redis servers (PostgreSQL
+backends, redis-server; SQLite is inside the server), and the bots (this process), with
+the machine's busy share. When the machine is saturated, moves/s is at most
+cores × 1000 / (the row's total ms): that is the ceiling the ratios above meet.
 BENCH_PROBE=1 makes the servers log their garbage-collector pauses and event-loop
 stalls (bench/probe.py) and this script print each match run's timed window.
 """
@@ -201,6 +206,68 @@ def pct(values: list[float], q: float) -> float:
 
 
 RETRIED = [0]
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+SERVICES = ("postgres", "redis-server")
+
+
+def cpu_seconds(pid: int | str) -> float:
+    """User + system CPU of a process, all its threads (0 if it has gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def service_pids() -> list[str]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() in SERVICES:
+                    pids.append(entry.name)
+            except OSError:
+                continue
+    return pids
+
+
+class CpuMeter:
+    """CPU used by the servers, the services and the bots over one timed window."""
+
+    def __init__(self, server_pids: list[int]):
+        self.groups = {"server": lambda: server_pids, "services": service_pids,
+                       "bots": lambda: [os.getpid()]}  # fmt: skip
+        self.start: dict | None = None
+        self.used: dict[str, float] = {}
+        self.wall = 0.0
+
+    def _read(self) -> dict:
+        return {
+            name: {pid: cpu_seconds(pid) for pid in pids()} for name, pids in self.groups.items()
+        }
+
+    async def window(self, warmup: float, seconds: float) -> None:
+        await asyncio.sleep(warmup)
+        self.start, self.began = self._read(), time.monotonic()
+        await asyncio.sleep(seconds)
+        self.stop()
+
+    def stop(self) -> None:
+        if self.start is None or self.used:
+            return
+        end, self.wall = self._read(), time.monotonic() - self.began
+        for name, now in end.items():  # a process born in the window counts from zero
+            self.used[name] = sum(t - self.start[name].get(pid, 0.0) for pid, t in now.items())
+
+    def per_op(self, ops: int) -> str:
+        if not self.used or not ops:
+            return f"{'-':>31}"
+        each = [1000 * self.used[g] / ops for g in ("server", "services", "bots")]
+        busy = 100 * sum(self.used.values()) / (self.wall * (os.cpu_count() or 1))
+        return f"{each[0]:6.2f} {each[1]:5.2f} {each[2]:5.2f} = {sum(each):5.2f} {busy:3.0f}%"
+
+
+METER: list[CpuMeter] = []  # the running window's meter (each run makes a new one)
 
 
 async def ramp(openers, per_second: float) -> None:
@@ -237,6 +304,7 @@ async def take_turns(tables, round_trip, seconds, think, warmup, rng) -> list[fl
     rtts: list[float] = []
     measure_from = time.perf_counter() + warmup
     stop_at = time.monotonic() + warmup + seconds
+    meter = asyncio.ensure_future(METER[-1].window(warmup, seconds))
 
     async def loop(table):
         n = 0
@@ -250,6 +318,7 @@ async def take_turns(tables, round_trip, seconds, think, warmup, rng) -> list[fl
             n += 1
 
     await asyncio.gather(*(loop(t) for t in tables))
+    await meter
     return rtts
 
 
@@ -405,7 +474,10 @@ async def run_matches(ports, matches, players, seconds, ramp_rate, think=None, w
     if os.environ.get("BENCH_PROBE"):
         at = time.time() + warmup
         print(f"timed window: {at % 1000:.1f} to {(at + seconds) % 1000:.1f} s", file=sys.stderr)
+    meter = asyncio.ensure_future(METER[-1].window(warmup, seconds))
     await asyncio.gather(*(run(b) for b in bots))
+    METER[-1].stop()  # flat out, every game may end before the window does
+    meter.cancel()
     # Matches that end early stop the clock at the last ack (flat out, a Bozu game is short).
     elapsed = max(0.001, min(seconds, last_ack[0] - window_start))
     rtts = [
@@ -494,21 +566,27 @@ def main() -> None:
     print("seen: from a move's act until every seat of its match has had its state frame;")
     print("% echo, % floor: flat out, our moves/s as a share of each baseline's rate")
     print("(paced, the share is of the offered load, so about 100% means keeping up)")
+    print_cpu_table()
 
 
 def run_one(setup, kind, n, mode, think, args) -> None:
     matches = create_matches(setup, game_slug, n, args.players)
     sockets = n * args.players
+    pids = [proc.pid for proc, _port in setup.servers]
+    meters = {}
+    METER.append(meters.setdefault("echo", CpuMeter(pids)))
     echo_rtts, echo_elapsed = asyncio.run(
         run_echo(setup.ports, sockets, n, args.seconds, args.ramp, think, args.warmup)
     )
     time.sleep(args.settle)  # let the echo sockets' closes drain
+    METER.append(meters.setdefault("move", CpuMeter(pids)))
     rtts, moves, elapsed, errors, _finished, frame_bytes, seen = asyncio.run(
         run_matches(setup.ports, matches, args.players, args.seconds, args.ramp, think, args.warmup)
     )
     end_matches(setup, matches)
     time.sleep(args.settle)  # disconnects update presence in the database
     size = max(26, args.floor_bytes or frame_bytes)
+    METER.append(meters.setdefault("floor", CpuMeter(pids)))
     floor_rtts, floor_elapsed = asyncio.run(
         run_floor(setup.ports, n, args.players, size, args.seconds, args.ramp, think, args.warmup)
     )
@@ -525,6 +603,26 @@ def run_one(setup, kind, n, mode, think, args) -> None:
         f"{100 * move_rate / floor_rate:6.0f}%"
     )
     sys.stdout.flush()
+    CPU_ROWS.append(
+        f"{kind:9} {n:>4} {mode:5} | {meters['echo'].per_op(len(echo_rtts))} "
+        f"| {meters['floor'].per_op(len(floor_rtts))} | {meters['move'].per_op(moves)}"
+    )
+
+
+CPU_ROWS: list[str] = []
+
+
+def print_cpu_table() -> None:
+    cols = f"{'server':>6} {'svc':>5} {'bots':>5}   {'total':>5} {'busy':>4}"
+    header = f"{'CPU ms per op':20} | {cols} | {cols} | {cols}"
+    print()
+    print(f"{'':20} | {'echo':^31} | {'floor':^31} | {'move':^31}")
+    print(header)
+    print("-" * len(header))
+    for row in CPU_ROWS:
+        print(row)
+    print("CPU ms per op: server processes, database + Redis servers (svc), bots; busy: the")
+    print("share of all cores used in the window (near 100%: the machine is the limit)")
 
 
 if __name__ == "__main__":
