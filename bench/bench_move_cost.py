@@ -1,0 +1,128 @@
+"""What one move costs the match server, piece by piece, without sockets (issue 14).
+
+    .venv/bin/python bench/bench_move_cost.py [--matches 12] [--players 4]
+
+In this process, on the embedded defaults (a fresh SQLite file in a temporary VAR_DIR), or
+on the PostgreSQL database --database-url names (its tables are migrated, matches added):
+Bozu friend matches with every seat taken are played to the end through
+`services.submit_action` (decide, lock, log row, snapshot, commit: what the socket's
+database thread runs), and after each move every seat's state frame is built from the
+process snapshot (`frames.cached_frame`, what a notice makes a socket do) and encoded
+as the consumer encodes it. Prints ms per move, wall and this thread's CPU, for each.
+
+Read it next to bench_matches.py's CPU table: a move's socket I/O costs about what its
+floor round costs, so these pieces are the rest of the server's work. Prints figures,
+asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
+os.environ.update(
+    DJANGO_SETTINGS_MODULE="config.settings",
+    DEBUG="0",
+    SECRET_KEY=f"bench-{os.getpid()}-{'k' * 40}",
+    VAR_DIR=tempfile.mkdtemp(prefix="bench-move-cost-"),
+    HTTPS="0",
+    LOG_LEVEL="WARNING",
+)
+os.environ.pop("REDIS_URL", None)
+if "--database-url" in sys.argv:  # before Django reads the settings
+    os.environ["DATABASE_URL"] = sys.argv[sys.argv.index("--database-url") + 1]
+else:
+    os.environ.pop("DATABASE_URL", None)
+
+
+class Stopwatch:
+    def __init__(self) -> None:
+        self.wall = self.cpu = 0.0
+
+    def __enter__(self) -> Stopwatch:
+        self._wall, self._cpu = time.perf_counter(), time.thread_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall += time.perf_counter() - self._wall
+        self.cpu += time.thread_time() - self._cpu
+
+
+def bozu_settings(players: int) -> dict:
+    import gamekit
+
+    game = gamekit.registry.get("bozu")
+    form = game.settings_form(data=None)
+    initial = {name: form.get_initial_for_field(f, name) for name, f in form.fields.items()}
+    initial["players"] = players
+    bound = game.settings_form(data=initial)
+    assert bound.is_valid(), bound.errors
+    return game.settings_from_form(bound.cleaned_data)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=12)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--database-url", help="e.g. postgres://postgres@127.0.0.1:5432/name")
+    args = parser.parse_args()
+
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    import gamekit
+    from matches import frames, services, snapshots
+
+    game = gamekit.registry.get("bozu")
+    settings = bozu_settings(args.players)
+    submit, build, encode = Stopwatch(), Stopwatch(), Stopwatch()
+    moves = frame_bytes = 0
+    for _ in range(args.matches):
+        match, _token = services.create_match("bozu", settings, "friend")
+        for _seat in range(args.players - 1):
+            services.join(match.invite_code)
+        sent: list[int | None] = [None] * args.players
+        while True:
+            snap = snapshots.current(match.id)
+            to_act = list(game.to_act(snap.state)) if snap.match.status == "playing" else []
+            if not to_act:
+                break
+            with submit:
+                services.submit_action(match.id, [to_act[0]], {"type": "draw"}, seat=to_act[0])
+            moves += 1
+            seq = snapshots.peek(match.id).match.seq
+            for seat in range(args.players):
+                with build:
+                    frame = frames.cached_frame(
+                        match.id, frames.Viewer.of([seat], None, None), sent[seat], seq
+                    )
+                with encode:
+                    text = json.dumps(
+                        frame, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+                    )
+                sent[seat] = frame["seq"]
+                frame_bytes += len(text.encode())
+    database = "PostgreSQL" if args.database_url else "SQLite"
+    print(f"{moves} moves in {args.matches} Bozu matches of {args.players}, {database}, one thread")
+    print(f"{'piece (per move)':44} {'wall ms':>8} {'CPU ms':>8}")
+    for name, watch in (
+        ("submit_action (decide, write, commit)", submit),
+        (f"build {args.players} state frames", build),
+        (f"encode {args.players} state frames (json)", encode),
+    ):
+        print(f"{name:44} {1000 * watch.wall / moves:8.3f} {1000 * watch.cpu / moves:8.3f}")
+    print(f"mean state frame: {frame_bytes // (moves * args.players)} bytes")
+
+
+if __name__ == "__main__":
+    main()
