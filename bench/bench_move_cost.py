@@ -85,20 +85,23 @@ def main() -> None:
 
     game = gamekit.registry.get("bozu")
     settings = bozu_settings(args.players)
+    submit_action = services.collecting_notices(services.submit_action)
     submit, build, encode = Stopwatch(), Stopwatch(), Stopwatch()
     moves = frame_bytes = 0
     for _ in range(args.matches):
         match, _token = services.create_match("bozu", settings, "friend")
         for _seat in range(args.players - 1):
             services.join(match.invite_code)
+        # As behind sockets: every seat present (an absent one's away time is saved per move).
+        services.presence(match.id, range(args.players), +1)
         sent: list[int | None] = [None] * args.players
         while True:
             snap = snapshots.current(match.id)
             to_act = list(game.to_act(snap.state)) if snap.match.status == "playing" else []
             if not to_act:
                 break
-            with submit:
-                services.submit_action(match.id, [to_act[0]], {"type": "draw"}, seat=to_act[0])
+            with submit:  # as the consumer calls it: the group is told afterwards, not here
+                submit_action(match.id, [to_act[0]], {"type": "draw"}, seat=to_act[0])
             moves += 1
             seq = snapshots.peek(match.id).match.seq
             for seat in range(args.players):
