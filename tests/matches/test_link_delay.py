@@ -41,6 +41,30 @@ def test_the_lowest_recent_round_trip_is_the_estimate():
     assert link.rtt == 200 and link.owd == 100
 
 
+def feed(link, rtts, start=0):
+    for k, rtt in enumerate(rtts):
+        link.ponged(start + k)
+        assert link.sample(start + k + rtt, start + k, 0) == rtt
+
+
+def test_the_jitter_is_the_spread_of_the_recent_round_trips_but_one_stall():
+    link = LinkDelay()
+    assert link.jitter is None
+    feed(link, [60])
+    assert link.jitter == 0
+    feed(link, [90], start=100)
+    assert link.jitter == 30  # two samples: their whole spread
+    # Eight samples: the second highest minus the lowest. One stall (300) is left out...
+    feed(link, [61, 70, 64, 300, 62, 68, 60, 65], start=200)
+    assert link.rtt == 60 and link.jitter == 10
+    # ...a second one is not: the link is slow that often.
+    feed(link, [250], start=300)
+    assert link.rtt == 60 and link.jitter == 190
+    # Old samples drop out: a steady link's spread shrinks back.
+    feed(link, [80, 81, 82, 80, 84, 80, 83, 80], start=400)
+    assert link.rtt == 80 and link.jitter == 3
+
+
 async def pong(client, **fields):
     await client.send({"type": "ping", "t": 1, **fields})
     return await client.until(lambda f: f["type"] in ("pong", "error"))
