@@ -331,6 +331,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 expected_seq=expected,
                 arrived_ms=self.arrived_ms,
                 owd_ms=self.link.owd,
+                jitter_ms=self.link.jitter,
             )
         except (MatchError, GameError) as exc:
             await self.send_refusal(exc, action_id)

@@ -1,5 +1,6 @@
 """One clock (issue 18): `pong.now`, and each connection's round trip measured by the server
-from `ping.echo`/`ping.held` (matches/latency.py), used as the one-way delay in stamps."""
+from `ping.echo`/`ping.held` (matches/latency.py), used as the one-way delay and jitter in
+stamps."""
 
 from __future__ import annotations
 
@@ -101,5 +102,6 @@ async def test_pong_tells_the_time_and_pings_measure_the_connection(close_db_thr
     row = await db(lambda: Action.objects.filter(match_id=match.id).order_by("-seq").first())
     stamp = row.action[gamekit.STAMP]
     assert isinstance(stamp["owd"], int) and 0 <= stamp["owd"] < 50
+    assert isinstance(stamp["jitter"], int) and 0 <= stamp["jitter"] < 50
     assert stamp["server"] is False and 0 <= stamp["arrival"] <= stamp["decided"]
     await client.close()
