@@ -39,10 +39,11 @@ Server → client
   {"type": "room", "seq": int, "match": {room info}}   seats / presence changed.
   {"type": "ack", "action_id": str, "seq": int, "duplicate": bool}
   {"type": "pong", "t": any, "seq": int, "now": int}   "now": the server's epoch ms.
-  {"type": "error", "code": str, "message": str, "ref"?: str,
+  {"type": "error", "code": str, "message": str, "ref"?: str, "reason"?: str,
    "seq"?: int, "view"?: {...}, "view_seat"?: int}
       "message" is readable (in the connection's language). For stale, illegal
-      or out-of-turn actions the current "seq" and "view" come with it.
+      or out-of-turn actions the current "seq" and "view" come with it. "reason":
+      why a refusal the log records was made (karuta's impossible touches).
 
 Nothing is trusted: every frame is size-checked, rate-limited, parsed and validated;
 a bad frame gets an error frame and the connection and match carry on.
@@ -551,10 +552,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.push(min_seq=seq)
 
     async def send_refusal(self, exc: Exception, ref: str | None) -> None:
-        await self.send_error(exc.code, ref, self.error_text(exc), view=with_view(exc))
+        # Only a logged refusal's reason: the log shows it to everyone anyway.
+        reason = getattr(exc, "reason", None) if getattr(exc, "logged", False) else None
+        await self.send_error(exc.code, ref, self.error_text(exc), with_view(exc), reason)
 
     async def send_error(
-        self, code: str, ref: str | None = None, message: str | None = None, view: bool = False
+        self,
+        code: str,
+        ref: str | None = None,
+        message: str | None = None,
+        view: bool = False,
+        reason: str | None = None,
     ) -> None:
         error: dict[str, Any] = {
             "type": "error",
@@ -563,6 +571,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         }
         if ref is not None:
             error["ref"] = ref
+        if isinstance(reason, str):
+            error["reason"] = reason
         if code == "unavailable":
             error["retry_ms"] = 1000
         if view and self.joined:
