@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 PY = sys.executable
 
+from games.karuta.judge import REASONS  # noqa: E402
 from tests.support.delay_proxy import Link  # noqa: E402
 from tests.support.server import AsgiServer  # noqa: E402
 
@@ -142,6 +143,17 @@ def run_condition(key, label, env, near: Link, far: Link, args) -> dict:
     }
 
 
+def impossible(counts: dict[str, int]) -> str:
+    """The honest players' touches refused as impossible, by reason: "late 3, guess 1"."""
+    by_reason = [(reason, counts.get(f"impossible_touch ({reason})", 0)) for reason in REASONS]
+    shown = ", ".join(f"{reason} {n}" for reason, n in by_reason if n)
+    # A refusal without a reason (a server older than the error frame's `reason`).
+    unnamed = sum(n for k, n in counts.items() if k.startswith("impossible_touch:"))
+    if unnamed:
+        shown += f"{', ' if shown else ''}unnamed {unnamed}"
+    return shown or "0"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--races", type=int, default=2000, help="contested races per condition")
@@ -195,17 +207,17 @@ def main() -> None:
     print()
     print(
         "| condition | races | near wins | far wins | ±95 % | neither | median |Δt| "
-        "| sender lag p99 | refused (impossible) | loser's late touch |"
+        "| sender lag p99 | refused (impossible, by reason) | loser's late touch |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         counts = r["refused"]
-        impossible = sum(n for k, n in counts.items() if k.startswith("impossible"))
-        other = sum(counts.values()) - impossible - counts.get("late loser", 0)
+        impossible_n = sum(n for k, n in counts.items() if k.startswith("impossible_touch"))
+        other = sum(counts.values()) - impossible_n - counts.get("late loser", 0)
         print(
             f"| {r['label']} | {r['n']} | {100 * r['near']:.1f} % | {100 * r['far']:.1f} % "
             f"| {100 * r['ci']:.1f} | {r['neither']} | {r['median_gap']:.0f} ms "
-            f"| {r['lag99']:.0f} ms | {impossible}{f' (+{other} other)' if other else ''} "
+            f"| {r['lag99']:.0f} ms | {impossible(counts)}{f' (+{other} other)' if other else ''} "
             f"| {r['refused'].get('late loser', 0)} |"
         )
 

@@ -252,9 +252,11 @@ def new_state(settings: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], s
         "last": None,
         "sit_out": [],
         "winner": None,
-        # Each seat's last one-way delay estimate, from the platform's stamp of its last
-        # action (judge.py): how long the judging window waits for it.
+        # Each seat's last one-way delay and jitter estimates, from the platform's stamp of
+        # its last action (judge.py): how long the judging window waits for it. (States
+        # saved before the jitter was stamped lack "jitter": none.)
         "owd": [None for _ in seat_list],
+        "jitter": [None for _ in seat_list],
         "tally": [
             {
                 "takes": 0,
@@ -374,6 +376,7 @@ def apply(state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, li
             new["reading"]["since"] = new["reading"].get("since", 0) + stamp["decided"]
         if not stamp["server"]:
             new.setdefault("owd", [None] * len(new["seats"]))[seat] = stamp["owd"]
+            new.setdefault("jitter", [None] * len(new["seats"]))[seat] = stamp["jitter"]
     events: list[Event] = []
     run(new, seat, action, events)
     return new, events

@@ -163,8 +163,10 @@ class Karuta(gamekit.Game):
         r = state["reading"]
         if state["phase"] != "reading" or r is None:
             return None
-        owd = (state.get("owd") or [None] * len(state["seats"]))[seat]
-        due = judge.deadline(r, seat, owd, state["seats"][seat]["is_cpu"])
+        unknown = [None] * len(state["seats"])
+        owd = (state.get("owd") or unknown)[seat]
+        jitter = (state.get("jitter") or unknown)[seat]
+        due = judge.deadline(r, seat, owd, state["seats"][seat]["is_cpu"], jitter)
         return None if due is None else (due - r["since"], {"type": "pass"})
 
     def cpu_key(self, state: engine.State, seat: int) -> str | None:

@@ -4,17 +4,19 @@ arrival stamps, impossible touches, and the judging window. Pure Python (no Djan
 Time enters only as numbers. The platform stamps every action of a timed game
 (`gamekit.base.STAMP`): `arrival` and `decided`, ms since the current state began, measured
 by the server when the action arrived and when it was decided (the new state begins then),
-`owd`, the actor's connection's one-way delay estimate (None: unknown), and `server`: true
-for the server's own moves (a CPU, a judging-window pass), which claim nothing and are not
-checked. The reading keeps `since`: its own time (ms from t = 0, the first upper-verse
-kana) at which the current state began, so an arrival `a` happened at reading time
-`since + a`. The stamps are logged with the action: a replay reaches the same state.
+`owd`, the actor's connection's one-way delay estimate, `jitter`, the spread of its round
+trips (either None: unknown), and `server`: true for the server's own moves (a CPU, a
+judging-window pass), which claim nothing and are not checked. The reading keeps `since`:
+its own time (ms from t = 0, the first upper-verse kana) at which the current state began,
+so an arrival `a` happened at reading time `since + a`. The stamps are logged with the
+action: a replay reaches the same state.
 
 Impossible touches (refused with `ImpossibleTouchError`, which the platform logs):
 - "future": the claimed time is later than the arrival by more than FUTURE_TOLERANCE_MS;
 - "late": it arrived later than its claimed time allows: arrival − t > window, where the
-  window is the actor's one-way delay plus LATE_MARGIN_MS, at most LATE_CAP_MS (the cap
-  when the delay is unknown);
+  window is the actor's one-way delay plus its jitter plus LATE_MARGIN_MS, at most
+  LATE_CAP_MS (the cap when the delay is unknown). A client that holds pongs to look
+  jittery gains no more than the cap, and its stamps log the jitter it was allowed;
 - "guess": the upper-verse kana shown by t − MIN_REACTION_MS do not yet single the
   touched card out among the unread poems (it begins with them, and so does another
   unread poem; before the first kana every card does). This depends only on kana already
@@ -66,20 +68,27 @@ def stamp_of(action: Mapping[str, Any]) -> dict[str, Any] | None:
     arrival, decided = stamp.get("arrival"), stamp.get("decided", stamp.get("arrival"))
     if not all(isinstance(x, int) and not isinstance(x, bool) for x in (arrival, decided)):
         return None
-    owd = stamp.get("owd")
     return {
         "arrival": arrival,
         "decided": decided,
-        "owd": owd if isinstance(owd, int) and not isinstance(owd, bool) and owd >= 0 else None,
+        "owd": _ms(stamp.get("owd")),
+        "jitter": _ms(stamp.get("jitter")),
         "server": stamp.get("server") is True,
     }
 
 
-def window(owd: int | None) -> int:
-    """How long after a claimed time its touch may arrive (and how long the server waits)."""
+def _ms(value: Any) -> int | None:
+    """A stamp's delay: a whole number of ms, not negative (else unknown)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def window(owd: int | None, jitter: int | None = None) -> int:
+    """How long after a claimed time its touch may arrive (and how long the server waits):
+    the one-way delay, plus the link's jitter (unknown: none), plus the margin; the cap
+    when the delay is unknown, and at most the cap."""
     if owd is None:
         return LATE_CAP_MS
-    return min(owd + LATE_MARGIN_MS, LATE_CAP_MS)
+    return min(owd + (jitter or 0) + LATE_MARGIN_MS, LATE_CAP_MS)
 
 
 @cache
@@ -122,7 +131,7 @@ def check_touch(
     arrival = since + stamp["arrival"]
     if t > arrival + FUTURE_TOLERANCE_MS:
         raise ImpossibleTouchError("future")
-    if arrival - t > window(stamp["owd"]):
+    if arrival - t > window(stamp["owd"], stamp["jitter"]):
         raise ImpossibleTouchError("late")
     if singled_out(card, poem, unread, heard(kami_t, t - MIN_REACTION_MS)) is False:
         raise ImpossibleTouchError("guess")
@@ -143,12 +152,19 @@ def judged_time(
     return max(0, min(t, now, reading["close"]))
 
 
-def deadline(reading: Mapping[str, Any], seat: int, owd: int | None, cpu: bool) -> int | None:
+def deadline(
+    reading: Mapping[str, Any],
+    seat: int,
+    owd: int | None,
+    cpu: bool,
+    jitter: int | None = None,
+) -> int | None:
     """Reading time at which the server passes `seat` if it has not finished: the earliest
-    touch on the read card plus the seat's window, or the close plus it."""
+    touch on the read card plus the seat's window (the one its touches are checked with),
+    or the close plus it."""
     if seat not in reading["active"] or seat in reading["done"]:
         return None
-    win = window(0 if cpu else owd)
+    win = window(0, 0) if cpu else window(owd, jitter)
     first = min(
         (t for touches in reading["touches"] for c, t in touches if c == reading["poem"]),
         default=None,

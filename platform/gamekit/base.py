@@ -38,8 +38,9 @@ Action = Mapping[str, Any]
 Event = dict[str, Any]
 
 # The key under which the platform stamps every action of a real-time game with its timing
-# (`Game.realtime`): {"arrival": ms, "decided": ms, "owd": ms | None, "server": bool}, ms
-# since the current state began, measured by the server (docs/protocol.md, "Timed games").
+# (`Game.realtime`): {"arrival": ms, "decided": ms, "owd": ms | None, "jitter": ms | None,
+# "server": bool}, ms since the current state began, measured by the server (docs/protocol.md,
+# "Timed games").
 # A client cannot set it: the platform overwrites it. It is logged with the action.
 STAMP = "stamp"
 

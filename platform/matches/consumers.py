@@ -39,10 +39,11 @@ Server → client
   {"type": "room", "seq": int, "match": {room info}}   seats / presence changed.
   {"type": "ack", "action_id": str, "seq": int, "duplicate": bool}
   {"type": "pong", "t": any, "seq": int, "now": int}   "now": the server's epoch ms.
-  {"type": "error", "code": str, "message": str, "ref"?: str,
+  {"type": "error", "code": str, "message": str, "ref"?: str, "reason"?: str,
    "seq"?: int, "view"?: {...}, "view_seat"?: int}
       "message" is readable (in the connection's language). For stale, illegal
-      or out-of-turn actions the current "seq" and "view" come with it.
+      or out-of-turn actions the current "seq" and "view" come with it. "reason":
+      why a refusal the log records was made (karuta's impossible touches).
 
 Nothing is trusted: every frame is size-checked, rate-limited, parsed and validated;
 a bad frame gets an error frame and the connection and match carry on.
@@ -76,6 +77,9 @@ from matches.protocol import PROTOCOL_VERSION, BadFrame
 from matches.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
+
+# A websocket message's private key: when it reached this process (MatchConsumer.__call__).
+RECEIVED = "_received_ms"
 
 SEAT_COOKIE = "seat_token"
 # While the channel layer (Redis) is down: how often a socket tries to rejoin its group.
@@ -111,8 +115,25 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.channel_name = await self.channel_layer.new_channel()
         self.channel_receive = self._channel_receive
         self.base_send = send
-        with contextlib.suppress(StopConsumer):
-            await await_many_dispatch([receive, self.channel_receive], self.dispatch)
+        # Frames are timed as they reach this process, not when this consumer is free to
+        # handle them: a frame may wait behind the previous one's work (a push, a database
+        # call), and that wait is the server's, not the link's (stamps' `arrival`, rtt).
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        async def pump() -> None:
+            while True:
+                message = await receive()
+                message[RECEIVED] = time.time() * 1000
+                inbox.put_nowait(message)
+                if message.get("type") == "websocket.disconnect":
+                    return
+
+        pumping = asyncio.ensure_future(pump())
+        try:
+            with contextlib.suppress(StopConsumer):
+                await await_many_dispatch([inbox.get, self.channel_receive], self.dispatch)
+        finally:
+            pumping.cancel()
 
     async def _channel_receive(self) -> dict[str, Any]:
         while True:
@@ -163,6 +184,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.sent_part = 0  # timed games: the last `part` sent at `sent_seq`
         self.link = LinkDelay()  # this connection's round trip (ping echo/held)
         self.arrived_ms: float | None = None  # when the frame being handled came in
+        self.received_ms: float | None = None  # the same, as websocket_receive found it
         self.last_room: Any = None
         self.seen_snapshot: snapshots.Snapshot | None = None  # the last one a frame came from
         self.lang = self._language()
@@ -203,9 +225,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     # --- frames in ---------------------------------------------------------------------
 
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        self.received_ms = message.get(RECEIVED)
+        await super().websocket_receive(message)
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.ref = None  # the action id of the frame being handled, for its error
-        self.arrived_ms = time.time() * 1000  # a timed game's actions are stamped with it
+        # A timed game's actions are stamped with it, and pings measure the link with it.
+        self.arrived_ms = self.received_ms or time.time() * 1000
+        self.received_ms = None
         with translation.override(self.lang):
             try:
                 await self._receive(text_data, bytes_data)
@@ -331,6 +359,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 expected_seq=expected,
                 arrived_ms=self.arrived_ms,
                 owd_ms=self.link.owd,
+                jitter_ms=self.link.jitter,
             )
         except (MatchError, GameError) as exc:
             await self.send_refusal(exc, action_id)
@@ -523,10 +552,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.push(min_seq=seq)
 
     async def send_refusal(self, exc: Exception, ref: str | None) -> None:
-        await self.send_error(exc.code, ref, self.error_text(exc), view=with_view(exc))
+        # Only a logged refusal's reason: the log shows it to everyone anyway.
+        reason = getattr(exc, "reason", None) if getattr(exc, "logged", False) else None
+        await self.send_error(exc.code, ref, self.error_text(exc), with_view(exc), reason)
 
     async def send_error(
-        self, code: str, ref: str | None = None, message: str | None = None, view: bool = False
+        self,
+        code: str,
+        ref: str | None = None,
+        message: str | None = None,
+        view: bool = False,
+        reason: str | None = None,
     ) -> None:
         error: dict[str, Any] = {
             "type": "error",
@@ -535,6 +571,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         }
         if ref is not None:
             error["ref"] = ref
+        if isinstance(reason, str):
+            error["reason"] = reason
         if code == "unavailable":
             error["retry_ms"] = 1000
         if view and self.joined:

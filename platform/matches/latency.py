@@ -4,7 +4,9 @@
 The client echoes the `now` of the last `pong` it received and how long it held it before
 this ping. So `now − echo − held` is one round trip measured on the server's clock, whatever
 the client's clock says. The lowest of the recent samples is the estimate (queueing only
-ever adds delay); the one-way delay (owd) is half of it, the same both ways.
+ever adds delay); the one-way delay (owd) is half of it, the same both ways. The jitter is
+how much slower than that lowest a round trip of this link commonly is (`jitter`): the judge
+allows a touch that much more time to arrive (games/karuta/judge.py).
 """
 
 from __future__ import annotations
@@ -39,6 +41,19 @@ class LinkDelay:
     @property
     def rtt(self) -> int | None:
         return min(self._rtts) if self._rtts else None
+
+    @property
+    def jitter(self) -> int | None:
+        """The spread of the recent round trips in ms: the second highest sample minus the
+        lowest (None before the first sample). Not the highest: one stall (a busy event loop,
+        a pause) would widen the judge's window for the next 8 pings; a jittery link shows
+        its jitter in more than one sample. It measures what makes an honest touch arrive
+        late for its claim: its extra delay on the way up (at most the whole spread) and its
+        clock's error (a clock set NTP-style is off by half its sample's asymmetry)."""
+        if not self._rtts:
+            return None
+        ordered = sorted(self._rtts)
+        return ordered[-2 if len(ordered) > 2 else -1] - ordered[0]
 
     @property
     def owd(self) -> int | None:

@@ -76,6 +76,7 @@ def submit_action(
     expected_seq: int | None = None,
     arrived_ms: float | None = None,
     owd_ms: int | None = None,
+    jitter_ms: int | None = None,
 ) -> Applied:
     """Apply one person's action, or refuse it with a MatchError/GameError (nothing changes).
 
@@ -86,7 +87,8 @@ def submit_action(
     against a fresh one before it is sent.
 
     A timed game's action is stamped with its arrival (`arrived_ms`, the server's epoch ms
-    on receipt), its decision and the connection's one-way delay (`owd_ms`): release.stamp.
+    on receipt), its decision and the connection's one-way delay and jitter (`owd_ms`,
+    `jitter_ms`): release.stamp.
     A refusal the game marks `logged` is recorded in the log as a room line.
     """
     held = list(held)
@@ -96,7 +98,16 @@ def submit_action(
         now = timezone.now()
         try:
             decision = _decide(
-                snap, held, action, seat, action_id, expected_seq, now, arrived_ms, owd_ms
+                snap,
+                held,
+                action,
+                seat,
+                action_id,
+                expected_seq,
+                now,
+                arrived_ms,
+                owd_ms,
+                jitter_ms,
             )
         except (MatchError, GameError) as exc:
             if not reloaded:
@@ -148,6 +159,7 @@ def _decide(
     now: datetime | None = None,
     arrived_ms: float | None = None,
     owd_ms: int | None = None,
+    jitter_ms: int | None = None,
 ) -> Applied | tuple[int, dict[str, Any], Any, list[dict[str, Any]], tuple[int, ...]]:
     """Check an action against a snapshot: a duplicate's Applied, or (seat, the action as the
     game keeps it, state, events, who was to act before); raises MatchError/GameError."""
@@ -173,7 +185,9 @@ def _decide(
     if index not in before:
         raise gamekit.NotYourTurnError("not your turn")
     action = game.clean_action(action)  # only the keys the game declares are kept and logged
-    action = release.stamp(game, match, action, now or timezone.now(), arrived_ms, owd_ms)
+    action = release.stamp(
+        game, match, action, now or timezone.now(), arrived_ms, owd_ms, jitter_ms=jitter_ms
+    )
     try:
         state, events = game.apply(snap.state, index, action)
         events = game_events.encode(events)

@@ -6,9 +6,10 @@ released just in time, the server's timed moves, and this process's release time
   action that made it (or the start). Room lines (joins, invites, leaves) do not move it.
 - **Stamps**: before the game sees an action, the platform writes `action["stamp"]`
   (`gamekit.STAMP`) — `arrival` (ms after `at` at which the frame was received),
-  `decided` (ms after `at` at which it was decided: the next state's `at`), `owd` (the
-  actor's connection's one-way delay estimate, `latency.py`), `server` (the server's own
-  move). Whatever a client put there is overwritten. Stamps are logged: replay is exact.
+  `decided` (ms after `at` at which it was decided: the next state's `at`), `owd` and
+  `jitter` (the actor's connection's one-way delay and round-trip spread, `latency.py`),
+  `server` (the server's own move). Whatever a client put there is overwritten. Stamps are
+  logged: replay is exact.
 - **Frames**: a timed game's state frame carries `at` and `part`, and its view is
   `Game.released_view(view, now − at, lead)`: full views stay cached per seat in the
   snapshot, the trim is per frame. `part` counts the release moments passed since `at`
@@ -86,6 +87,7 @@ def stamp(
     arrived_ms: float | None = None,
     owd_ms: int | None = None,
     server: bool = False,
+    jitter_ms: int | None = None,
 ) -> dict[str, Any]:
     """The action with the platform's timing stamp (timed games; others unchanged)."""
     if not game.realtime:
@@ -100,6 +102,7 @@ def stamp(
         "arrival": arrival,
         "decided": decided,
         "owd": None if server else owd_ms,
+        "jitter": None if server else jitter_ms,
         "server": server,
     }
     return stamped

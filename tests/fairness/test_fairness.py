@@ -12,7 +12,7 @@ import asyncio
 import pytest
 
 from tests.support.delay_proxy import Link
-from tests.support.fairness import create_race_matches, run_matches
+from tests.support.fairness import count_refusals, create_race_matches, run_matches
 from tests.support.server import AsgiServer
 
 pytestmark = [pytest.mark.timeout(240)]
@@ -39,3 +39,21 @@ def test_contested_cards_split_fairly_over_unequal_links(transactional_db, poems
     # of 110 ms would win nearly all of them.
     assert 0.25 <= tally.near_share <= 0.75, tally.near_share
     assert tally.near_share + tally.far_share == pytest.approx(1)
+
+
+def test_refusals_are_counted_by_reason_and_a_losers_late_touch_apart():
+    refused: dict[str, int] = {}
+    for a, b, a_wins in (
+        (("impossible_touch", "…", "late"), None, True),
+        (("impossible_touch", "…", "late"), ("impossible_touch", "…", "guess"), False),
+        (None, ("not_your_turn", "passed", None), True),  # b lost: its window had closed
+        (("illegal", "no poem", None), None, True),
+    ):
+        race = {"a_refused": a, "b_refused": b, "a_wins": a_wins, "b_wins": not a_wins}
+        count_refusals(race, refused)
+    assert refused == {
+        "impossible_touch (late)": 2,
+        "impossible_touch (guess)": 1,
+        "late loser": 1,
+        "illegal: no poem": 1,
+    }

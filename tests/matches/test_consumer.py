@@ -257,6 +257,28 @@ async def test_flood_is_rate_limited_and_the_connection_survives(settings, monke
     await client.close()
 
 
+async def test_an_impossible_touch_is_told_with_its_reason():
+    """The reason the log's room line records comes with the error frame too."""
+    settings = {"mode": "competitive", "memorise_seconds": 0}
+    match, token = await db(lambda: services.create_match("karuta", settings, "friend"))()
+    await db(lambda: services.join(match.invite_code))()
+    client = Client(match.id, token)
+    await client.connect()
+    _m, state = await db(load)(match.id)
+    assert state["reading"]["since"] < -1000  # the reading's t = 0 is seconds away
+    card = state["sides"][0][0][0]
+    touch = {"type": "touch", "card": card, "t": 0}  # claims a moment still to come
+    await client.send({"type": "act", "action_id": "early", "action": touch})
+    error = await client.until(lambda f: f["type"] == "error")
+    assert error["code"] == "impossible_touch" and error["reason"] == "future"
+    assert error["ref"] == "early"
+    # Other refusals name no reason.
+    await client.send({"type": "act", "action_id": "bad", "action": {"type": "nonsense"}})
+    error = await client.until(lambda f: f["type"] == "error")
+    assert error["ref"] == "bad" and "reason" not in error
+    await client.close()
+
+
 async def test_error_messages_follow_the_connection_language():
     match, token = await make(mode="cpu")
     client = Client(match.id, token, headers=[(b"cookie", b"django_language=en")])

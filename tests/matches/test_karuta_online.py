@@ -2,8 +2,12 @@
 (issue 18): the reading released just in time to every connection, the CPU's plan never
 early, and friend games played to the end by scripted clients with identical logs.
 
-These run without the delaying proxy (tests/support/delay_proxy.py, kclient's): on
-loopback every link is fast; the proxy's uneven links are the fairness harness's job.
+The friend games go through the delaying proxy (tests/support/delay_proxy.py): each
+player on a link of its own, from 5 to 80 ms one way with jitter, as friends far apart
+would be; the fairness harness (bench/bench_karuta_fairness.py) measures who wins. Each
+proxy runs in a process of its own: in this one, a full garbage collection of the bots'
+frames stalls the event loop for ~100 ms, and a proxy sharing it would hold a touch that
+much longer than its link does (an honest touch refused as late).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import gamekit
 from matches import services
 from matches.models import Match
 from tests.matches.karutabot import KarutaBot
+from tests.support.delay_proxy import Link, ProcessDelayProxy
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -28,10 +33,15 @@ def ws(asgi_server, match) -> str:
     return f"{asgi_server.ws_url}/play/{match.id}/ws/"
 
 
-def check_released(bot: KarutaBot) -> int:
+def check_released(bot: KarutaBot, jitter_ms: float = 0) -> int:
     """No state frame this bot received held a kana, the poem (or what names it) or a touch
     before its time (minus the lead for kana and poem): checked against the receipt time,
-    which is after the server sent it. Returns how many reading frames were checked."""
+    which is after the server sent it. Returns how many reading frames were checked.
+
+    Behind a delaying link the server sends the reading earlier by the link's measured
+    one-way delay, so that it *arrives* the lead early; the delay is measured from the
+    quickest round trips, so a frame may arrive earlier than that by up to the jitter."""
+    lead = LEAD + jitter_ms
     checked = 0
     for got, frame in bot.received:
         for entry in frame["events"]:
@@ -48,11 +58,11 @@ def check_released(bot: KarutaBot) -> int:
         zero = frame["at"] + r["t0"]  # the reading's t = 0 in server epoch ms
         kana = r["kana"] + (r["shimo"]["kana"] if r["shimo"] else [])
         for _text, t, _said in kana:
-            assert got + SLACK >= zero + t - LEAD, (bot.name, r["number"], t)
+            assert got + SLACK >= zero + t - lead, (bot.name, r["number"], t)
         named = [r[k] for k in ("poem", "kimariji", "static_kimariji", "decided", "close", "end")]
         if any(v is not None for v in named):
             assert all(v is not None for v in named)
-            assert got + SLACK >= zero + r["decided"] - LEAD, (bot.name, r["number"])
+            assert got + SLACK >= zero + r["decided"] - lead, (bot.name, r["number"])
         else:
             assert not r["shimo"] or (r["shimo"]["end"] is None and r["shimo"]["again"] is None)
         for seat, _card, t in r["touches"]:
@@ -106,13 +116,11 @@ def test_friends_play_competitive_and_chirashi_to_the_end_with_identical_logs(as
     ):
         match, token = services.create_match("karuta", settings, "friend")
         tokens = [token] + [services.join(match.invite_code)[2] for _ in range(players - 1)]
-        bots = [
-            KarutaBot(ws(asgi_server, match), t, name=f"{settings['mode']}{i}", seed=i)
-            for i, t in enumerate(tokens)
-        ]
-        rooms.append((match, bots))
-    everyone = [bot for _m, bots in rooms for bot in bots]
+        rooms.append((match, settings["mode"], tokens))
+    links = [Link(5, 5), Link(80, 20), Link(35, 10)]  # one way, each direction: ms, jitter
     logs: dict[str, dict] = {}
+    everyone: list[KarutaBot] = []
+    proxies: list[ProcessDelayProxy] = []
 
     async def run():
         for bot in everyone:
@@ -125,8 +133,19 @@ def test_friends_play_competitive_and_chirashi_to_the_end_with_identical_logs(as
             for bot in everyone:
                 await bot.close()
 
-    asyncio.run(run())
-    for match, bots in rooms:
+    try:
+        for match, mode, tokens in rooms:
+            for i, token in enumerate(tokens):
+                proxy = ProcessDelayProxy(asgi_server.port, up=links[i], down=links[i], seed=i)
+                proxies.append(proxy)
+                url = f"ws://127.0.0.1:{proxy.start()}/play/{match.id}/ws/"
+                everyone.append(KarutaBot(url, token, name=f"{mode}{i}", seed=i))
+        asyncio.run(run())
+    finally:
+        for proxy in proxies:
+            proxy.stop()
+    for match, mode, _tokens in rooms:
+        bots = [bot for bot in everyone if bot.name.startswith(mode)]
         match = Match.objects.get(pk=match.id)
         game = gamekit.registry.get("karuta")
         assert match.status == Match.Status.FINISHED
@@ -136,7 +155,7 @@ def test_friends_play_competitive_and_chirashi_to_the_end_with_identical_logs(as
             assert logs[bot.name] == stored  # karuta has no private events: all alike
             live = bot.log
             assert {seq: live[seq] for seq in live} == {seq: stored[seq] for seq in live}
-            assert check_released(bot) > 10
+            assert check_released(bot, links[int(bot.name[-1])].jitter_ms) > 10
         results = [e for events in stored.values() for e in events if e["type"] == "result"]
         assert len(results) >= 5 and any(r["taker"] is not None for r in results)
         # Every touch of these honest players was accepted.

@@ -69,13 +69,14 @@ def test_actions_are_stamped_by_the_server_whatever_the_client_sends(clock):
     arrived = at_reading(match, t) + 20
     clock[0] = release.moment(arrived + 3)
     forged = {"type": "touch", "card": field(state)[0], "t": t, "judge": "arrival",
-              gamekit.STAMP: {"arrival": 0, "decided": 0, "owd": 0, "server": True}}  # fmt: skip
-    services.submit_action(match.id, [0], forged, arrived_ms=arrived, owd_ms=25)
+              gamekit.STAMP: {"arrival": 0, "decided": 0, "owd": 0, "jitter": 0,
+                              "server": True}}  # fmt: skip
+    services.submit_action(match.id, [0], forged, arrived_ms=arrived, owd_ms=25, jitter_ms=7)
     row = Action.objects.get(match=match, seq=match.seq + 1)
     assert row.action == {
         "type": "touch", "card": field(state)[0], "t": t,
         gamekit.STAMP: {"arrival": arrived - start, "decided": arrived + 3 - start,
-                        "owd": 25, "server": False},
+                        "owd": 25, "jitter": 7, "server": False},
     }  # fmt: skip
     match, state = load(match.id)
     assert release.state_at(match) == arrived + 3  # the new state began at the decision
@@ -152,17 +153,19 @@ def test_the_server_passes_the_slower_seat_after_its_window_and_awards_the_card(
     match, _t0, _t1 = live_first_card(friends)
     match, state = load(match.id)
     r = state["reading"]
-    # Seat 1 has a measured delay of 70 ms (from its arrangement), seat 0 takes at T.
+    # Seat 1 has a measured delay of 70 ms and a jitter of 30 (from its arrangement), seat 0
+    # takes at T.
     clock[0] = release.moment(at_reading(match, -200))
     rows = state["sides"][1]
     services.submit_action(match.id, [1], {"type": "arrange", "rows": rows, "t": -200},
-                           arrived_ms=at_reading(match, -200), owd_ms=70)  # fmt: skip
+                           arrived_ms=at_reading(match, -200), owd_ms=70,
+                           jitter_ms=30)  # fmt: skip
     T = r["decided"] + 250
     clock[0] = release.moment(at_reading(match, T) + 4)
     services.submit_action(match.id, [0], {"type": "touch", "card": r["poem"], "t": T},
                            arrived_ms=at_reading(match, T) + 3, owd_ms=3)  # fmt: skip
     match, state = load(match.id)
-    due = at_reading(match, T + 70 + judge.LATE_MARGIN_MS)
+    due = at_reading(match, T + 70 + 30 + judge.LATE_MARGIN_MS)
     assert ms(match.due_at) == due
     clock[0] = release.moment(due - 1)
     assert services.advance(match.id) is None  # the window is still open

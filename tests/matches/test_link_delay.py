@@ -1,14 +1,17 @@
 """One clock (issue 18): `pong.now`, and each connection's round trip measured by the server
-from `ping.echo`/`ping.held` (matches/latency.py), used as the one-way delay in stamps."""
+from `ping.echo`/`ping.held` (matches/latency.py), used as the one-way delay and jitter in
+stamps."""
 
 from __future__ import annotations
 
+import asyncio
 import time
+from types import SimpleNamespace
 
 import pytest
 
 import gamekit
-from matches import services
+from matches import consumers, services
 from matches.latency import LinkDelay
 from matches.models import Action
 from tests.matches.helpers import Client, load
@@ -39,6 +42,30 @@ def test_the_lowest_recent_round_trip_is_the_estimate():
         link.ponged(5000 + k)
         link.sample(5000 + k + 200, 5000 + k, 0)
     assert link.rtt == 200 and link.owd == 100
+
+
+def feed(link, rtts, start=0):
+    for k, rtt in enumerate(rtts):
+        link.ponged(start + k)
+        assert link.sample(start + k + rtt, start + k, 0) == rtt
+
+
+def test_the_jitter_is_the_spread_of_the_recent_round_trips_but_one_stall():
+    link = LinkDelay()
+    assert link.jitter is None
+    feed(link, [60])
+    assert link.jitter == 0
+    feed(link, [90], start=100)
+    assert link.jitter == 30  # two samples: their whole spread
+    # Eight samples: the second highest minus the lowest. One stall (300) is left out...
+    feed(link, [61, 70, 64, 300, 62, 68, 60, 65], start=200)
+    assert link.rtt == 60 and link.jitter == 10
+    # ...a second one is not: the link is slow that often.
+    feed(link, [250], start=300)
+    assert link.rtt == 60 and link.jitter == 190
+    # Old samples drop out: a steady link's spread shrinks back.
+    feed(link, [80, 81, 82, 80, 84, 80, 83, 80], start=400)
+    assert link.rtt == 80 and link.jitter == 3
 
 
 async def pong(client, **fields):
@@ -77,5 +104,48 @@ async def test_pong_tells_the_time_and_pings_measure_the_connection(close_db_thr
     row = await db(lambda: Action.objects.filter(match_id=match.id).order_by("-seq").first())
     stamp = row.action[gamekit.STAMP]
     assert isinstance(stamp["owd"], int) and 0 <= stamp["owd"] < 50
+    assert isinstance(stamp["jitter"], int) and 0 <= stamp["jitter"] < 50
     assert stamp["server"] is False and 0 <= stamp["arrival"] <= stamp["decided"]
+    await client.close()
+
+
+async def test_a_frame_is_timed_when_it_reaches_the_server_not_when_its_turn_comes(
+    close_db_threads, monkeypatch
+):
+    """A frame that waits behind the previous frame's work (a push, a database call) is
+    timed from when it came in: that wait is the server's, not the link's."""
+    match, token = await db(
+        lambda: services.create_match(
+            "karuta", {"mode": "competitive", "memorise_seconds": 0}, "friend"
+        )
+    )
+    await db(lambda: services.join(match.invite_code))
+    now = [time.time() * 1000]  # the consumer's wall clock, moved by the test only
+    monkeypatch.setattr(consumers, "time", SimpleNamespace(time=lambda: now[0] / 1000,
+                                                           monotonic=time.monotonic))  # fmt: skip
+    entered, gate = asyncio.Event(), asyncio.Event()
+
+    async def busy(consumer, message):  # the consumer is busy with a frame for 500 ms
+        entered.set()
+        await gate.wait()
+        now[0] += 500
+
+    monkeypatch.setitem(consumers.MatchConsumer.HANDLERS, "start", busy)
+    client = Client(match.id, token)
+    await client.connect()
+    first = await pong(client)
+    await client.send({"type": "start"})
+    await entered.wait()
+    now[0] += 40  # the round trip: this ping arrives 40 ms after that pong left
+    await client.send({"type": "ping", "t": 2, "echo": first["now"], "held": 0})
+    gate.set()  # it is handled 500 ms later
+    assert (await client.until(lambda f: f["type"] == "pong"))["t"] == 2
+    _m, state = await db(lambda: load(match.id))
+    rows = state["sides"][0]
+    await client.send({"type": "act", "action_id": "a1",
+                       "action": {"type": "arrange", "rows": rows, "t": -1}})  # fmt: skip
+    await client.until(lambda f: f["type"] in ("ack", "error"))
+    row = await db(lambda: Action.objects.filter(match_id=match.id).order_by("-seq").first())
+    stamp = row.action[gamekit.STAMP]
+    assert stamp["owd"] == 20 and stamp["jitter"] == 0  # not (40 + 500) / 2
     await client.close()

@@ -55,6 +55,16 @@ def test_a_key_file_is_read_and_debug_needs_none(tmp_path):
     assert debug.returncode == 0 and debug.stdout.strip(), debug.stderr
 
 
+def test_the_server_keeps_what_it_starts_with_out_of_full_collections(tmp_path):
+    """config.asgi freezes the objects made at startup (gc.freeze): a full garbage collection
+    no longer walks them, which paused the server long enough to refuse honest touches."""
+    code = "import gc; import config.asgi; print(gc.get_freeze_count())"
+    env = _env(DEBUG="1", VAR_DIR=str(tmp_path))
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert int(run.stdout) > 20_000  # Django and the apps: ~100,000 objects
+
+
 @pytest.mark.services
 @pytest.mark.slow
 def test_beat_starts_on_a_fresh_checkout_and_schedules_the_purge(tmp_path):

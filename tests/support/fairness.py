@@ -55,7 +55,9 @@ def create_race_matches(count: int) -> list[dict[str, Any]]:
 @dataclass
 class Tally:
     races: list[dict[str, Any]]
-    refused: dict[str, int]  # refused touches by code and "message" (losers' late touches apart)
+    # Refused touches: "impossible_touch (reason)", else "code: message" (losers' late
+    # touches apart, as "late loser").
+    refused: dict[str, int]
     readings: int
 
     @property
@@ -80,9 +82,14 @@ def count_refusals(race: dict[str, Any], refused: dict[str, int]) -> None:
         found = race[f"{who}_refused"]
         if found is None:
             continue
-        code, message = found
+        code, message, reason = found
         late = lost and code != "impossible_touch"
-        key = "late loser" if late else f"{code}: {message}"
+        if late:
+            key = "late loser"
+        elif code == "impossible_touch" and reason:
+            key = f"{code} ({reason})"
+        else:
+            key = f"{code}: {message}"
         refused[key] = refused.get(key, 0) + 1
 
 

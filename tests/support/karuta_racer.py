@@ -40,6 +40,7 @@ class Touch:
     refused: str | None = None  # the server's error code, if any
     id: str | None = None  # the action id, once sent
     message: str | None = None
+    reason: str | None = None  # an impossible touch's: future, late or guess
     late: float | None = None  # how long after its claimed time it was sent (corrected ms)
 
 
@@ -138,6 +139,7 @@ class Racer:
                     if touch.id is not None and frame.get("ref") == touch.id:
                         touch.refused = frame.get("code")
                         touch.message = frame.get("message")
+                        touch.reason = frame.get("reason")
 
     # --- the game ------------------------------------------------------------------------
 
@@ -204,7 +206,7 @@ def gaussian_reaction(rng: random.Random, mean: float = 250, sd: float = 40, low
 
 def races(a: Racer, b: Racer) -> list[dict[str, Any]]:
     """The readings both racers touched, with who took the card (by seat), both claimed
-    times and any refusal of either touch (code, message)."""
+    times and any refusal of either touch (code, message, reason)."""
     out = []
     for number, result in sorted(a.results.items()):
         ta, tb = a.touches.get(number), b.touches.get(number)
@@ -220,8 +222,8 @@ def races(a: Racer, b: Racer) -> list[dict[str, Any]]:
                 "b_wins": result.get("taker") == b.seat,
                 "by": result.get("by"),
                 "late": [ta.late, tb.late],
-                "a_refused": (ta.refused, ta.message) if ta.refused else None,
-                "b_refused": (tb.refused, tb.message) if tb.refused else None,
+                "a_refused": (ta.refused, ta.message, ta.reason) if ta.refused else None,
+                "b_refused": (tb.refused, tb.message, tb.reason) if tb.refused else None,
             }
         )
     return out

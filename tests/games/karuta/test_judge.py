@@ -17,11 +17,12 @@ def game():
     return gamekit.registry.get("karuta")
 
 
-def stamped(state, action, arrival, owd=10, decided=None, server=False):
+def stamped(state, action, arrival, owd=10, decided=None, server=False, jitter=None):
     """`action` stamped as arriving at reading time `arrival` (and decided at `decided`)."""
     since = state["reading"]["since"]
     decided = arrival + 1 if decided is None else decided
-    stamp = {"arrival": arrival - since, "decided": decided - since, "owd": owd, "server": server}
+    stamp = {"arrival": arrival - since, "decided": decided - since, "owd": owd,
+             "jitter": jitter, "server": server}  # fmt: skip
     return {**action, gamekit.STAMP: stamp}
 
 
@@ -84,6 +85,34 @@ def test_a_late_claim_of_an_early_time_is_refused():
     engine.apply(s, A, stamped(s, touch(87, 1000), arrival=1400, owd=None))
 
 
+def test_a_jittery_link_is_allowed_its_jitter_up_to_the_cap():
+    s = one_kana()
+
+    def answer(arrival, **stamp):
+        """What the judge says of a touch claiming 1000 that arrives at `arrival`."""
+        try:
+            engine.apply(s, A, stamped(s, touch(87, 1000), arrival=arrival, **stamp))
+        except judge.ImpossibleTouchError as exc:
+            return exc.reason
+        return "ok"
+
+    # 10 ms away with 60 ms of jitter: 10 + 60 + the margin.
+    edge = 1000 + 10 + 60 + judge.LATE_MARGIN_MS
+    assert answer(edge, owd=10, jitter=60) == "ok"
+    assert answer(edge + 1, owd=10, jitter=60) == "late"
+    # Inflated jitter (pongs held back) gains no more than the cap.
+    assert answer(1000 + judge.LATE_CAP_MS, owd=10, jitter=5000) == "ok"
+    assert answer(1000 + judge.LATE_CAP_MS + 1, owd=10, jitter=5000) == "late"
+    # A jitter that is not a whole number of ms, or negative, or absent (an old log) is none.
+    edge = 1000 + 10 + judge.LATE_MARGIN_MS
+    for bad in (-50, 30.5, True, "60", None):
+        assert answer(edge, owd=10, jitter=bad) == "ok"
+        assert answer(edge + 1, owd=10, jitter=bad) == "late", bad
+    assert judge.window(10, 60) == 10 + 60 + judge.LATE_MARGIN_MS
+    assert judge.window(10) == 10 + judge.LATE_MARGIN_MS
+    assert judge.window(None, 60) == judge.LATE_CAP_MS
+
+
 def asaborake(read):
     """あさぼらけ あ… (31) and あさぼらけ う… (64) share five kana; `read` is read."""
     other = 64 if read == 31 else 31
@@ -138,9 +167,11 @@ def test_the_reading_clock_follows_the_stamps_and_the_seats_delays():
             {"type": "arrange", "rows": [[1, 87], [], []], "t": since + 500},
             arrival=since + 500,
             owd=33,
+            jitter=12,
         ),
     )
-    assert s["reading"]["since"] == since + 501 and s["owd"] == [33, None]
+    assert s["reading"]["since"] == since + 501
+    assert s["owd"] == [33, None] and s["jitter"] == [12, None]
     assert engine.view(s, None)["reading"]["t0"] == -(since + 501)
 
 
@@ -153,12 +184,22 @@ def test_the_judging_window_passes_a_seat_after_the_take_plus_its_delay(game):
     s, _ = engine.apply(
         s,
         B,
-        stamped(s, {"type": "arrange", "rows": [[18], [2], []], "t": -100}, arrival=-100, owd=40),
+        stamped(
+            s,
+            {"type": "arrange", "rows": [[18], [2], []], "t": -100},
+            arrival=-100,
+            owd=40,
+            jitter=25,
+        ),
     )
     s, _ = engine.apply(s, A, stamped(s, touch(87, 800), arrival=810, owd=10))
     since = s["reading"]["since"]
-    assert game.deadline(s, B) == (800 + 40 + judge.LATE_MARGIN_MS - since, {"type": "pass"})
+    # B's window is the one its touches are checked with: its delay plus its jitter.
+    assert game.deadline(s, B) == (800 + 40 + 25 + judge.LATE_MARGIN_MS - since, {"type": "pass"})
     assert game.deadline(s, A) is None  # A has finished
+    # A state saved before the jitter was stamped waits for the delay alone.
+    old = {key: value for key, value in s.items() if key != "jitter"}
+    assert game.deadline(old, B) == (800 + 40 + judge.LATE_MARGIN_MS - since, {"type": "pass"})
     # A CPU seat claims nothing: it is passed after the margin alone.
     s["seats"][B]["is_cpu"] = True
     assert game.deadline(s, B) == (800 + judge.LATE_MARGIN_MS - since, {"type": "pass"})
