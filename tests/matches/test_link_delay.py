@@ -96,13 +96,7 @@ async def test_pong_tells_the_time_and_pings_measure_the_connection(close_db_thr
         assert reply["type"] == "error" and reply["code"] == "bad_message", bad
     assert (await pong(client, echo=123, held=0))["type"] == "pong"
     # The estimate is the one-way delay stamped on this connection's actions.
-    _m, state = await db(lambda: load(match.id))
-    rows = state["sides"][0]
-    await client.send({"type": "act", "action_id": "a1",
-                       "action": {"type": "arrange", "rows": rows, "t": -1}})  # fmt: skip
-    await client.until(lambda f: f["type"] in ("ack", "error"))
-    row = await db(lambda: Action.objects.filter(match_id=match.id).order_by("-seq").first())
-    stamp = row.action[gamekit.STAMP]
+    stamp = await arrange_and_read_stamp(client, match)
     assert isinstance(stamp["owd"], int) and 0 <= stamp["owd"] < 50
     assert isinstance(stamp["jitter"], int) and 0 <= stamp["jitter"] < 50
     assert stamp["server"] is False and 0 <= stamp["arrival"] <= stamp["decided"]
@@ -140,12 +134,17 @@ async def test_a_frame_is_timed_when_it_reaches_the_server_not_when_its_turn_com
     await client.send({"type": "ping", "t": 2, "echo": first["now"], "held": 0})
     gate.set()  # it is handled 500 ms later
     assert (await client.until(lambda f: f["type"] == "pong"))["t"] == 2
+    stamp = await arrange_and_read_stamp(client, match)
+    assert stamp["owd"] == 20 and stamp["jitter"] == 0  # not (40 + 500) / 2
+    await client.close()
+
+
+async def arrange_and_read_stamp(client, match) -> dict:
+    """Seat 0 arranges its cards as dealt; the stamp the server logged with that action."""
     _m, state = await db(lambda: load(match.id))
     rows = state["sides"][0]
     await client.send({"type": "act", "action_id": "a1",
                        "action": {"type": "arrange", "rows": rows, "t": -1}})  # fmt: skip
     await client.until(lambda f: f["type"] in ("ack", "error"))
     row = await db(lambda: Action.objects.filter(match_id=match.id).order_by("-seq").first())
-    stamp = row.action[gamekit.STAMP]
-    assert stamp["owd"] == 20 and stamp["jitter"] == 0  # not (40 + 500) / 2
-    await client.close()
+    return row.action[gamekit.STAMP]
