@@ -184,7 +184,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.sent_part = 0  # timed games: the last `part` sent at `sent_seq`
         self.link = LinkDelay()  # this connection's round trip (ping echo/held)
         self.arrived_ms: float | None = None  # when the frame being handled came in
-        self.received_ms: float | None = None  # the same, as websocket_receive found it
         self.last_room: Any = None
         self.seen_snapshot: snapshots.Snapshot | None = None  # the last one a frame came from
         self.lang = self._language()
@@ -226,14 +225,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
     # --- frames in ---------------------------------------------------------------------
 
     async def websocket_receive(self, message: dict[str, Any]) -> None:
-        self.received_ms = message.get(RECEIVED)
+        # A timed game's actions are stamped with it, and pings measure the link with it.
+        self.arrived_ms = message.get(RECEIVED) or time.time() * 1000
         await super().websocket_receive(message)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.ref = None  # the action id of the frame being handled, for its error
-        # A timed game's actions are stamped with it, and pings measure the link with it.
-        self.arrived_ms = self.received_ms or time.time() * 1000
-        self.received_ms = None
         with translation.override(self.lang):
             try:
                 await self._receive(text_data, bytes_data)
@@ -358,8 +355,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 action_id=action_id,
                 expected_seq=expected,
                 arrived_ms=self.arrived_ms,
-                owd_ms=self.link.owd,
-                jitter_ms=self.link.jitter,
+                link=self.link.estimate,
             )
         except (MatchError, GameError) as exc:
             await self.send_refusal(exc, action_id)

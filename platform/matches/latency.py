@@ -12,10 +12,19 @@ allows a touch that much more time to arrive (games/karuta/judge.py).
 from __future__ import annotations
 
 from collections import deque
+from typing import NamedTuple
 
 SAMPLES = 8  # recent round trips kept
 PONGS = 16  # recent pong times an echo may name
 MAX_RTT_MS = 10_000  # beyond this (or below 0) a sample is absurd: ignored
+
+
+class Link(NamedTuple):
+    """A connection's estimates, as a timed game's action is stamped with them (ms, None:
+    unknown): its one-way delay and the spread of its round trips."""
+
+    owd: int | None = None
+    jitter: int | None = None
 
 
 class LinkDelay:
@@ -60,3 +69,7 @@ class LinkDelay:
         """The one-way delay estimate in ms (None before the first sample)."""
         rtt = self.rtt
         return None if rtt is None else round(rtt / 2)
+
+    @property
+    def estimate(self) -> Link:
+        return Link(self.owd, self.jitter)

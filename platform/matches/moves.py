@@ -29,6 +29,7 @@ from matches import protocol, release, snapshots
 from matches.broadcast import after_commit
 from matches.clock import default_level, pick_due, refresh_due, update_turns
 from matches.errors import MatchError
+from matches.latency import Link
 from matches.log import (
     append_row,
     get_game,
@@ -75,8 +76,7 @@ def submit_action(
     action_id: str | None = None,
     expected_seq: int | None = None,
     arrived_ms: float | None = None,
-    owd_ms: int | None = None,
-    jitter_ms: int | None = None,
+    link: Link | None = None,
 ) -> Applied:
     """Apply one person's action, or refuse it with a MatchError/GameError (nothing changes).
 
@@ -87,8 +87,8 @@ def submit_action(
     against a fresh one before it is sent.
 
     A timed game's action is stamped with its arrival (`arrived_ms`, the server's epoch ms
-    on receipt), its decision and the connection's one-way delay and jitter (`owd_ms`,
-    `jitter_ms`): release.stamp.
+    on receipt), its decision and the connection's one-way delay and jitter (`link`):
+    release.stamp.
     A refusal the game marks `logged` is recorded in the log as a room line.
     """
     held = list(held)
@@ -98,16 +98,7 @@ def submit_action(
         now = timezone.now()
         try:
             decision = _decide(
-                snap,
-                held,
-                action,
-                seat,
-                action_id,
-                expected_seq,
-                now,
-                arrived_ms,
-                owd_ms,
-                jitter_ms,
+                snap, held, action, seat, action_id, expected_seq, now, arrived_ms, link
             )
         except (MatchError, GameError) as exc:
             if not reloaded:
@@ -158,8 +149,7 @@ def _decide(
     expected_seq: int | None,
     now: datetime | None = None,
     arrived_ms: float | None = None,
-    owd_ms: int | None = None,
-    jitter_ms: int | None = None,
+    link: Link | None = None,
 ) -> Applied | tuple[int, dict[str, Any], Any, list[dict[str, Any]], tuple[int, ...]]:
     """Check an action against a snapshot: a duplicate's Applied, or (seat, the action as the
     game keeps it, state, events, who was to act before); raises MatchError/GameError."""
@@ -185,9 +175,7 @@ def _decide(
     if index not in before:
         raise gamekit.NotYourTurnError("not your turn")
     action = game.clean_action(action)  # only the keys the game declares are kept and logged
-    action = release.stamp(
-        game, match, action, now or timezone.now(), arrived_ms, owd_ms, jitter_ms=jitter_ms
-    )
+    action = release.stamp(game, match, action, now or timezone.now(), arrived_ms, link)
     try:
         state, events = game.apply(snap.state, index, action)
         events = game_events.encode(events)

@@ -36,6 +36,7 @@ from typing import Any
 from django.conf import settings
 
 from gamekit import STAMP, Game
+from matches.latency import Link
 
 log = logging.getLogger(__name__)
 
@@ -85,9 +86,8 @@ def stamp(
     action: dict[str, Any],
     now: datetime,
     arrived_ms: float | None = None,
-    owd_ms: int | None = None,
+    link: Link | None = None,
     server: bool = False,
-    jitter_ms: int | None = None,
 ) -> dict[str, Any]:
     """The action with the platform's timing stamp (timed games; others unchanged)."""
     if not game.realtime:
@@ -101,8 +101,9 @@ def stamp(
     stamped[STAMP] = {
         "arrival": arrival,
         "decided": decided,
-        "owd": None if server else owd_ms,
-        "jitter": None if server else jitter_ms,
+        # The server's own moves claim nothing and travel over no link.
+        "owd": None if server or link is None else link.owd,
+        "jitter": None if server or link is None else link.jitter,
         "server": server,
     }
     return stamped

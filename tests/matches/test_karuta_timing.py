@@ -12,6 +12,7 @@ from django.utils import timezone
 import gamekit
 from games.karuta import judge
 from matches import frames, release, services
+from matches.latency import Link
 from matches.models import Action, Match
 from tests.matches.helpers import load
 
@@ -71,7 +72,7 @@ def test_actions_are_stamped_by_the_server_whatever_the_client_sends(clock):
     forged = {"type": "touch", "card": field(state)[0], "t": t, "judge": "arrival",
               gamekit.STAMP: {"arrival": 0, "decided": 0, "owd": 0, "jitter": 0,
                               "server": True}}  # fmt: skip
-    services.submit_action(match.id, [0], forged, arrived_ms=arrived, owd_ms=25, jitter_ms=7)
+    services.submit_action(match.id, [0], forged, arrived_ms=arrived, link=Link(25, 7))
     row = Action.objects.get(match=match, seq=match.seq + 1)
     assert row.action == {
         "type": "touch", "card": field(state)[0], "t": t,
@@ -138,7 +139,7 @@ def test_an_impossible_touch_is_refused_and_logged_without_anything_personal(clo
     clock[0] = release.moment(arrived)
     action = {"type": "touch", "card": field(state)[0], "t": t}
     with pytest.raises(judge.ImpossibleTouchError):
-        services.submit_action(match.id, [0], action, arrived_ms=arrived, owd_ms=5)
+        services.submit_action(match.id, [0], action, arrived_ms=arrived, link=Link(5))
     row = Action.objects.filter(match=match).order_by("-seq").first()
     assert row.kind == "room" and row.action == {"type": "refused"}
     assert row.events == [
@@ -158,12 +159,11 @@ def test_the_server_passes_the_slower_seat_after_its_window_and_awards_the_card(
     clock[0] = release.moment(at_reading(match, -200))
     rows = state["sides"][1]
     services.submit_action(match.id, [1], {"type": "arrange", "rows": rows, "t": -200},
-                           arrived_ms=at_reading(match, -200), owd_ms=70,
-                           jitter_ms=30)  # fmt: skip
+                           arrived_ms=at_reading(match, -200), link=Link(70, 30))  # fmt: skip
     T = r["decided"] + 250
     clock[0] = release.moment(at_reading(match, T) + 4)
     services.submit_action(match.id, [0], {"type": "touch", "card": r["poem"], "t": T},
-                           arrived_ms=at_reading(match, T) + 3, owd_ms=3)  # fmt: skip
+                           arrived_ms=at_reading(match, T) + 3, link=Link(3))  # fmt: skip
     match, state = load(match.id)
     due = at_reading(match, T + 70 + 30 + judge.LATE_MARGIN_MS)
     assert ms(match.due_at) == due
