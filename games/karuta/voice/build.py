@@ -119,8 +119,7 @@ def morae(labels: list[str]) -> list[list[int]]:
 def predicted_durations(text: str) -> tuple[int, ...]:
     """The voice's own duration of every phoneme label (ms), for the consonant/vowel split."""
     labels = _labels_of_text(text)
-    out = _hts(labels, timed=False)["durations"]
-    return tuple(out)
+    return tuple(_hts(labels, timed=False)["durations"])
 
 
 @cache
@@ -180,15 +179,16 @@ def _hts(labels: Iterable[str], timed: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         lab, dur, wav = Path(tmp, "in.lab"), Path(tmp, "dur.lab"), Path(tmp, "out.wav")
         lab.write_text("\n".join(labels) + "\n", encoding="utf-8")
-        cmd = ["hts_engine", "-m", str(voice_file()), "-od", str(dur), "-ow", str(wav)]
-        if timed:
-            cmd.append("-vp")
+        cmd = ["hts_engine", "-m", str(voice_file()), "-od", str(dur)]
+        if timed:  # the waveform, with the labels' times
+            cmd += ["-ow", str(wav), "-vp"]
         subprocess.run([*cmd, str(lab)], check=True, capture_output=True)
         durations = []
         for line in dur.read_text(encoding="utf-8").splitlines():
             a, b, _ = line.split(" ", 2)
             durations.append(round((int(b) - int(a)) / 10000))
-        return {"durations": durations, "audio": read_wav(wav.read_bytes())[0]}
+        audio = read_wav(wav.read_bytes())[0] if timed else None
+        return {"durations": durations, "audio": audio}
 
 
 def read_wav(data: bytes) -> tuple[np.ndarray, int]:
@@ -259,71 +259,75 @@ def level(clip: np.ndarray) -> np.ndarray:
     return clip * gain
 
 
-def encode(clip: np.ndarray) -> bytes:
-    """MP3 with its Info/LAME header (encoder delay and padding: gapless decoders trim
-    them). ffmpeg writes that header only to a seekable file, never to a pipe."""
+ENCODE_ARGS = [
+    "-c:a", "libmp3lame", "-b:a", BITRATE, "-ar", str(RATE), "-ac", "1",
+    "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:a", "+bitexact",
+    "-id3v2_version", "0", "-write_xing", "1",
+]  # fmt: skip
+BATCH = 40  # clips per ffmpeg process: its start-up, not the coding, is the cost
+
+
+def encode_many(clips: list[np.ndarray]) -> list[bytes]:
+    """Encode clips as MP3, a few ffmpeg processes in all. Each file gets its Info/LAME
+    header (encoder delay and padding, which gapless decoders trim); ffmpeg writes that
+    header only to a seekable file, never to a pipe."""
+    out: list[bytes] = []
+    for i in range(0, len(clips), BATCH):
+        group = clips[i : i + BATCH]
+        with tempfile.TemporaryDirectory() as tmp:
+            cmd = ["ffmpeg", "-v", "error"]
+            for n, clip in enumerate(group):
+                Path(tmp, f"{n}.wav").write_bytes(wav_bytes(clip, RATE))
+                cmd += ["-i", str(Path(tmp, f"{n}.wav"))]
+            for n in range(len(group)):
+                cmd += ["-map", f"{n}:a", *ENCODE_ARGS, str(Path(tmp, f"{n}.mp3"))]
+            subprocess.run(cmd, capture_output=True, check=True)
+            out += [Path(tmp, f"{n}.mp3").read_bytes() for n in range(len(group))]
+    return out
+
+
+def decode_many(files: list[bytes]) -> list[np.ndarray]:
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp, "clip.mp3")
-        cmd = [
-            "ffmpeg", "-v", "error", "-f", "wav", "-i", "pipe:0",
-            "-c:a", "libmp3lame", "-b:a", BITRATE, "-ar", str(RATE), "-ac", "1",
-            "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:a", "+bitexact",
-            "-id3v2_version", "0", "-write_xing", "1", str(out),
-        ]  # fmt: skip
-        subprocess.run(cmd, input=wav_bytes(clip, RATE), capture_output=True, check=True)
-        return out.read_bytes()
+        paths = []
+        for n, data in enumerate(files):
+            paths.append(Path(tmp, f"{n}.mp3"))
+            paths[-1].write_bytes(data)
+        return decode_files(paths)
 
 
-def decode(data: bytes) -> np.ndarray:
-    """An MP3 as a gapless decoder gives it (encoder delay and padding trimmed, as its
-    Info/LAME header says). From a file: read from a pipe, ffmpeg keeps the padding."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp, "clip.mp3")
-        path.write_bytes(data)
-        cmd = ["ffmpeg", "-v", "error", "-i", str(path), "-f", "s16le", "-ac", "1", "pipe:1"]
-        out = subprocess.run(cmd, capture_output=True, check=True).stdout
-    return np.frombuffer(out, "<i2").astype(np.float64) / 32768.0
-
-
-def encode_levelled(clip: np.ndarray) -> bytes:
+def encode_levelled(clips: list[np.ndarray]) -> list[bytes]:
     """Encoded at TARGET_LUFS as decoded: the encoder's low-pass takes some loudness, so
-    the gain is set once more from the decoded clip."""
-    clip = level(clip)
-    data = encode(clip)
-    error = TARGET_LUFS - loudness(decode(data))
-    return encode(clip * 10 ** (error / 20))
+    the gain is set once more from each decoded clip."""
+    levelled = [level(c) for c in clips]
+    first = encode_many(levelled)
+    errors = [TARGET_LUFS - loudness(d) for d in decode_many(first)]
+    return encode_many([c * 10 ** (e / 20) for c, e in zip(levelled, errors, strict=True)])
 
 
-def build_segment(rendered: Rendered, segment: plan.Segment) -> tuple[bytes, dict[str, Any]]:
-    data = encode_levelled(cut(rendered, segment))
+def _entry(rendered: Rendered, segment: plan.Segment, data: bytes) -> dict[str, Any]:
     stem = hashlib.sha256(data).hexdigest()[:24]
     onsets = [
         f * FRAME_MS - LEAD_MS - segment.begin
         for f in rendered.onset_frames[segment.first : segment.stop]
     ]
-    entry = {
+    return {
         "id": stem,
         "file": f"{CLIP_DIR}/{stem}.mp3",
         "duration": segment.length,  # decoded gapless, as the tests check
         "onsets": onsets,  # ms from the clip's start at which hts_engine began each mora
         "node": segment.key,
         "imposed_ms": rendered.imposed_ms,
+        "bytes": data,
     }
-    return data, entry
 
 
 def takes_of(segments: Iterable[plan.Segment]) -> dict[str, plan.Take]:
     return {s.take.name: s.take for s in segments}
 
 
-def _build_take(take: plan.Take, segments: list[plan.Segment]) -> dict[str, dict[str, Any]]:
+def _cut_take(take: plan.Take, segments: list[plan.Segment]):
     rendered = render(take)
-    entries = {}
-    for segment in segments:
-        data, entry = build_segment(rendered, segment)
-        entry["bytes"] = data
-        entries[segment.key] = entry
-    return entries
+    return [(rendered, segment, cut(rendered, segment)) for segment in segments]
 
 
 def build(
@@ -332,9 +336,11 @@ def build(
     """Build the clips (all, or those one poem's readings play) and their manifest entries;
     returns {pace: {segment key: entry}} with each entry's bytes under "bytes".
 
-    The work is in hts_engine and ffmpeg processes, so threads run takes side by side."""
+    The work is in hts_engine and ffmpeg processes: threads render takes side by side,
+    and the clips are encoded in batches."""
     from concurrent.futures import ThreadPoolExecutor
 
+    paces = list(paces)
     jobs: list[tuple[str, plan.Take, list[plan.Segment]]] = []
     for pace in paces:
         segments = plan.all_segments(pace)
@@ -347,14 +353,25 @@ def build(
             by_take.setdefault(segment.take.name, []).append(segment)
         for _, group in sorted(by_take.items()):
             jobs.append((pace, group[0].take, group))
-    for _, take, _ in jobs:  # the text front end, once per verse, in this thread
-        predicted_durations(synth_text(take.verse))
-    out: dict[str, Any] = {pace: {} for pace in paces}
+    texts = sorted({synth_text(take.verse) for _, take, _ in jobs})
+    for text in texts:  # the text front end (not thread-safe) in this thread
+        _labels_of_text(text)
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [(p, take, pool.submit(_build_take, take, group)) for p, take, group in jobs]
-        for done, (pace, take, future) in enumerate(futures, 1):
-            out[pace].update(future.result())
-            log(f"[{done}/{len(futures)}] {take.name}")
+        list(pool.map(predicted_durations, texts))
+        log(f"{len(texts)} verses timed by the voice")
+        cuts = []
+        futures = [(pace, pool.submit(_cut_take, take, group)) for pace, take, group in jobs]
+        for done, (pace, future) in enumerate(futures, 1):
+            cuts += [(pace, *c) for c in future.result()]
+            if done % 20 == 0 or done == len(futures):
+                log(f"[{done}/{len(futures)}] takes rendered")
+        chunks = [cuts[i : i + BATCH] for i in range(0, len(cuts), BATCH)]
+        encoded = pool.map(lambda chunk: encode_levelled([c[3] for c in chunk]), chunks)
+        out: dict[str, Any] = {pace: {} for pace in paces}
+        for chunk, files in zip(chunks, encoded, strict=True):
+            for (pace, rendered, segment, _), data in zip(chunk, files, strict=True):
+                out[pace][segment.key] = _entry(rendered, segment, data)
+    log(f"{len(cuts)} clips encoded")
     return out
 
 
@@ -404,3 +421,29 @@ def summary(manifest: dict[str, Any]) -> dict[str, Any]:
         out[pace] = {"clips": len(files), "bytes": size}
     out["total_bytes"] = sum(v["bytes"] for v in out.values())
     return out
+
+
+def decode_files(paths: list[Path], batch: int = 60) -> list[np.ndarray]:
+    """Decode many MP3 files, a few ffmpeg processes in all (one input and output each)."""
+    out: list[np.ndarray] = []
+    for i in range(0, len(paths), batch):
+        group = paths[i : i + batch]
+        with tempfile.TemporaryDirectory() as tmp:
+            cmd = ["ffmpeg", "-v", "error"]
+            for path in group:
+                cmd += ["-i", str(path)]
+            raws = [Path(tmp, f"{n}.raw") for n in range(len(group))]
+            for n, raw in enumerate(raws):
+                cmd += ["-map", f"{n}:a", "-ac", "1", "-f", "s16le", str(raw)]
+            subprocess.run(cmd, capture_output=True, check=True)
+            for raw in raws:
+                out.append(np.frombuffer(raw.read_bytes(), "<i2").astype(np.float64) / 32768.0)
+    return out
+
+
+def true_peak_db(samples: np.ndarray) -> float:
+    """Peak in dBFS after 4x oversampling (BS.1770's true-peak method, near enough)."""
+    from scipy.signal import resample_poly
+
+    peak = float(np.max(np.abs(resample_poly(samples, 4, 1))))
+    return 20 * np.log10(max(peak, 1e-12))
