@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import shutil
 import subprocess
@@ -447,3 +448,42 @@ def true_peak_db(samples: np.ndarray) -> float:
 
     peak = float(np.max(np.abs(resample_poly(samples, 4, 1))))
     return 20 * np.log10(max(peak, 1e-12))
+
+
+def mix(clips: list[Any], decoded: list[np.ndarray]) -> tuple[np.ndarray, int]:
+    """Clips placed at their starts as the page plays them; and the sample of t = 0."""
+    origin = -min(c.start for c in clips)
+    length = max(c.start + int(np.ceil(c.duration)) for c in clips) + origin
+    out = np.zeros(length * (RATE // 1000) + 1)
+    for clip, audio in zip(clips, decoded, strict=True):
+        a = (clip.start + origin) * (RATE // 1000)
+        out[a : a + len(audio)] += audio
+    return out, origin * (RATE // 1000)
+
+
+def listen_report(clips: list[Any], decoded: list[np.ndarray]) -> dict[str, Any]:
+    """What a listener would check, measured: each seam's jump against the joined clips'
+    99th percentile jump, the quietest voiced kana, the whole reading's loudness."""
+    mixed, zero = mix(clips, decoded)
+    per_ms = RATE // 1000
+    seams = []
+    for (before, a), (after, b) in itertools.pairwise(zip(clips, decoded, strict=True)):
+        if after.start > before.start + before.duration:
+            continue  # silence between them, not a seam
+        at = zero + after.start * per_ms
+        jump = float(np.max(np.abs(np.diff(mixed[at - 2 : at + 3]))))
+        p99 = float(np.percentile(np.abs(np.diff(np.concatenate([a, b]))), 99))
+        seams.append({"at_ms": after.start, "jump": round(jump, 5), "p99": round(p99, 5)})
+    quietest = 0.0
+    for clip, audio in zip(clips, decoded, strict=True):
+        for i, onset in enumerate(clip.onsets):
+            end = clip.onsets[i + 1] if i + 1 < len(clip.onsets) else len(audio) // per_ms
+            span = audio[onset * per_ms : min(end, onset + 80) * per_ms]
+            db = 10 * np.log10(float(np.mean(span**2)) + 1e-12)
+            quietest = min(quietest, db) if quietest else db
+    return {
+        "seconds": round(len(mixed) / RATE, 2),
+        "loudness_lufs": round(loudness(mixed), 2),
+        "seams": seams,
+        "quietest_kana_db": round(quietest, 1),
+    }

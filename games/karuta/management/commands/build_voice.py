@@ -23,8 +23,13 @@ class Command(BaseCommand):
         parser.add_argument("--pace", action="append", choices=sorted(voice.PACES))
         parser.add_argument("--check", action="store_true", help="compare, write nothing")
         parser.add_argument("--workers", type=int, default=4)
+        parser.add_argument("--render", help="write one reading, mixed, to this WAV file")
+        parser.add_argument("--mode", default="competitive", help="with --render")
+        parser.add_argument("--prev", type=int, help="with --render: the previous poem (0: 序歌)")
 
     def handle(self, *args, poem=None, pace=None, check=False, workers=4, **options):
+        if options["render"]:
+            return self.render(options["render"], options["mode"], poem, options["prev"], pace)
         missing = build.synthesizer_missing()
         if missing:
             raise CommandError(f"cannot synthesize: {missing}")
@@ -45,3 +50,14 @@ class Command(BaseCommand):
         build.write(built)
         voice.manifest.cache_clear()
         self.stdout.write(json.dumps(build.summary(voice.manifest()), indent=1))
+
+    def render(self, path, mode, poem, prev, pace):
+        """A listening check: the committed clips of one reading, mixed to a WAV file."""
+        if poem is None or not pace or len(pace) != 1:
+            raise CommandError("--render needs --poem and one --pace")
+        clips = voice.reading_clips(mode, poem, prev, pace[0], 2 if mode != "competitive" else 1)
+        decoded = build.decode_files([voice.STATIC_DIR / c.file for c in clips])
+        mixed, _ = build.mix(clips, decoded)
+        with open(path, "wb") as out:
+            out.write(build.wav_bytes(mixed, build.RATE))
+        self.stdout.write(json.dumps(build.listen_report(clips, decoded), indent=1))
