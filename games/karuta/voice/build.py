@@ -91,12 +91,6 @@ def _phoneme(label: str) -> str:
     return label.split("-", 1)[1].split("+", 1)[0]
 
 
-def labels_for(verse: plan.Verse) -> list[str]:
-    import pyopenjtalk
-
-    return list(pyopenjtalk.extract_fullcontext(synth_text(verse)))
-
-
 def morae(labels: list[str]) -> list[list[int]]:
     """Indices of each mora's phoneme labels (consonants, then the vowel, N or cl)."""
     out: list[list[int]] = []
@@ -236,11 +230,32 @@ def _fade(n: int) -> np.ndarray:
     return 0.5 - 0.5 * np.cos(np.linspace(0.0, np.pi, n, endpoint=False))
 
 
+TRIM_BELOW_DB = 35  # a verse's last clip ends where its 5 ms level falls this far below its top
+
+
+def _sounding_end(clip: np.ndarray, floor: int) -> int:
+    """Samples up to the last 5 ms frame still sounding (never before `floor`): the held
+    last kana's final HMM state fades into silence, which the clip does not carry."""
+    step = FRAME_MS * (RATE // 1000)
+    frames = len(clip) // step
+    rms = np.sqrt(np.mean(clip[: frames * step].reshape(frames, step) ** 2, axis=1) + 1e-20)
+    db = 20 * np.log10(rms)
+    loud = np.nonzero(db > db.max() - TRIM_BELOW_DB)[0]
+    return max(floor, (int(loud[-1]) + 1) * step)
+
+
 def cut(rendered: Rendered, segment: plan.Segment) -> np.ndarray:
-    """The segment's samples at RATE, faded in at its start and out over its tail/end."""
+    """The segment's samples at RATE, faded in at its start and out over its tail/end. A
+    verse's last clip (no tail) ends where its sound does, at the latest at the schedule's
+    end of its last kana."""
     per_ms = RATE // 1000
     a = (LEAD_MS + segment.begin) * per_ms
     clip = rendered.audio[a : a + segment.length * per_ms].copy()
+    if not segment.tail:
+        last = segment.take.onsets[segment.stop - 1] - segment.begin
+        floor = (last + min(segment.take.voiced[segment.stop - 1], 100)) * per_ms
+        end = _sounding_end(clip, floor)
+        clip = clip[: -(-end // per_ms) * per_ms]  # whole ms
     fade = FADE_MS * per_ms
     clip[:fade] *= _fade(fade)
     clip[-fade:] *= _fade(fade)[::-1]
@@ -296,16 +311,34 @@ def decode_many(files: list[bytes]) -> list[np.ndarray]:
         return decode_files(paths)
 
 
+LOUDNESS_TOLERANCE = 0.5  # LU: a clip further than this from the target is coded again
+MAX_PASSES = 6
+
+
 def encode_levelled(clips: list[np.ndarray]) -> list[bytes]:
-    """Encoded at TARGET_LUFS as decoded: the encoder's low-pass takes some loudness, so
-    the gain is set once more from each decoded clip."""
+    """Encoded at TARGET_LUFS as decoded. The encoder's low-pass takes some loudness (a
+    lot from a clip that is mostly noise, such as a devoiced つ), so the gain is set again
+    from each decoded clip; those still off are coded again, keeping the closest pass."""
     levelled = [level(c) for c in clips]
     first = encode_many(levelled)
-    errors = [TARGET_LUFS - loudness(d) for d in decode_many(first)]
-    return encode_many([c * 10 ** (e / 20) for c, e in zip(levelled, errors, strict=True)])
+    gains = [TARGET_LUFS - loudness(d) for d in decode_many(first)]
+    files = encode_many([c * 10 ** (g / 20) for c, g in zip(levelled, gains, strict=True)])
+    errors = [TARGET_LUFS - loudness(d) for d in decode_many(files)]
+    best = [(abs(e), data) for e, data in zip(errors, files, strict=True)]
+    for _ in range(MAX_PASSES - 2):
+        todo = [i for i, e in enumerate(errors) if abs(e) > LOUDNESS_TOLERANCE]
+        if not todo:
+            break
+        for i in todo:
+            gains[i] += errors[i]
+        again = encode_many([levelled[i] * 10 ** (gains[i] / 20) for i in todo])
+        for i, data, decoded in zip(todo, again, decode_many(again), strict=True):
+            errors[i] = TARGET_LUFS - loudness(decoded)
+            best[i] = min(best[i], (abs(errors[i]), data))
+    return [data for _, data in best]
 
 
-def _entry(rendered: Rendered, segment: plan.Segment, data: bytes) -> dict[str, Any]:
+def _entry(rendered: Rendered, segment: plan.Segment, data: bytes, ms: int) -> dict[str, Any]:
     stem = hashlib.sha256(data).hexdigest()[:24]
     onsets = [
         f * FRAME_MS - LEAD_MS - segment.begin
@@ -314,16 +347,12 @@ def _entry(rendered: Rendered, segment: plan.Segment, data: bytes) -> dict[str, 
     return {
         "id": stem,
         "file": f"{CLIP_DIR}/{stem}.mp3",
-        "duration": segment.length,  # decoded gapless, as the tests check
+        "duration": ms,  # decoded gapless, as the tests check
         "onsets": onsets,  # ms from the clip's start at which hts_engine began each mora
         "node": segment.key,
         "imposed_ms": rendered.imposed_ms,
         "bytes": data,
     }
-
-
-def takes_of(segments: Iterable[plan.Segment]) -> dict[str, plan.Take]:
-    return {s.take.name: s.take for s in segments}
 
 
 def _cut_take(take: plan.Take, segments: list[plan.Segment]):
@@ -370,25 +399,28 @@ def build(
         encoded = pool.map(lambda chunk: encode_levelled([c[3] for c in chunk]), chunks)
         out: dict[str, Any] = {pace: {} for pace in paces}
         for chunk, files in zip(chunks, encoded, strict=True):
-            for (pace, rendered, segment, _), data in zip(chunk, files, strict=True):
-                out[pace][segment.key] = _entry(rendered, segment, data)
+            for (pace, rendered, segment, clip), data in zip(chunk, files, strict=True):
+                ms = len(clip) // (RATE // 1000)
+                out[pace][segment.key] = _entry(rendered, segment, data, ms)
     log(f"{len(cuts)} clips encoded")
     return out
 
 
-def write(built: dict[str, Any]) -> None:
-    """Write the clip files and the whole manifest (every pace must be in `built`)."""
+def write(built: dict[str, Any], only_some: bool = False) -> None:
+    """Write the clip files and the manifest: the whole of it, or (`only_some`) the built
+    entries over the committed ones. Files no entry names any more are removed."""
     folder = STATIC_DIR / CLIP_DIR
     folder.mkdir(parents=True, exist_ok=True)
-    keep = set()
-    paces: dict[str, Any] = {}
+    committed = json.loads(MANIFEST.read_text(encoding="utf-8")) if only_some else None
+    paces: dict[str, Any] = committed["paces"] if committed else {}
     for pace, entries in sorted(built.items()):
-        paces[pace] = {}
+        paces.setdefault(pace, {})
         for key, entry in sorted(entries.items()):
             data = entry.pop("bytes")
             (STATIC_DIR / entry["file"]).write_bytes(data)
-            keep.add(Path(entry["file"]).name)
             paces[pace][key] = entry
+    paces = {p: dict(sorted(e.items())) for p, e in sorted(paces.items())}
+    keep = {Path(e["file"]).name for entries in paces.values() for e in entries.values()}
     for old in folder.glob("*.mp3"):
         if old.name not in keep:
             old.unlink()
@@ -478,7 +510,7 @@ def listen_report(clips: list[Any], decoded: list[np.ndarray]) -> dict[str, Any]
     for clip, audio in zip(clips, decoded, strict=True):
         for i, onset in enumerate(clip.onsets):
             end = clip.onsets[i + 1] if i + 1 < len(clip.onsets) else len(audio) // per_ms
-            span = audio[onset * per_ms : min(end, onset + 80) * per_ms]
+            span = audio[onset * per_ms : end * per_ms]  # consonant and vowel
             db = 10 * np.log10(float(np.mean(span**2)) + 1e-12)
             quietest = min(quietest, db) if quietest else db
     return {

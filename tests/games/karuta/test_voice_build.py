@@ -1,0 +1,199 @@
+"""The built reading voice (static/karuta/voice, games/karuta/voice/manifest.json): placed
+where reading.py puts each kana, named by its bytes, within budget, and audio that sounds
+finished — one loudness, headroom, no click at a seam, no silence where a kana is voiced.
+
+Tests marked `voice` decode the clips (ffmpeg) or rebuild them (the optional synthesizer);
+they skip where it is missing and so fail in CI (tests/conftest.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+
+import numpy as np
+import pytest
+
+from games.karuta import reading, voice
+from games.karuta.voice import build, plan
+
+PACES = sorted(voice.PACES)
+RATE = build.RATE
+PER_MS = RATE // 1000
+MANIFEST = voice.manifest()
+
+
+def entry(pace: str, segment: plan.Segment) -> dict:
+    return MANIFEST["paces"][pace][segment.key]
+
+
+def test_the_voice_is_built_and_committed():
+    assert voice.available()
+    assert set(MANIFEST["paces"]) == set(PACES)
+    for pace in PACES:
+        assert set(MANIFEST["paces"][pace]) == set(plan.all_segments(pace))
+
+
+def test_clip_names_are_the_hash_of_their_bytes():
+    """So one id is one content: rivals given the same id are given the same bytes."""
+    for entries in MANIFEST["paces"].values():
+        for e in entries.values():
+            data = (voice.STATIC_DIR / e["file"]).read_bytes()
+            assert hashlib.sha256(data).hexdigest()[:24] == e["id"]
+            assert e["file"] == f"{voice.CLIP_DIR}/{e['id']}.mp3"
+
+
+def test_every_voiced_pace_fits_the_budget():
+    files = {e["file"] for c in MANIFEST["paces"].values() for e in c.values()}
+    total = sum((voice.STATIC_DIR / f).stat().st_size for f in files)
+    assert total <= 12 * 2**20, total
+    on_disk = {p.name for p in (voice.STATIC_DIR / voice.CLIP_DIR).glob("*.mp3")}
+    assert on_disk == {f.rsplit("/", 1)[1] for f in files}  # no stale clip is shipped
+
+
+@pytest.mark.parametrize("pace", PACES)
+def test_synthesized_onsets_are_the_schedules_kana_times(pace):
+    """Where hts_engine began each mora, for every kana of every reading, within 5 ms."""
+    worst = 0
+    for poem in range(1, 101):
+        timetable = reading.schedule("chirashi", poem, poem % 100 + 1, pace, 1)
+        parts = {"kami": timetable["kami"]["t"], "shimo_read": timetable["shimo"]["t"]}
+        pre = {s["part"]: s for s in timetable["preamble"]}
+        lower = plan.lower_segment(pre["shimo"]["poem"], pace)
+        parts["shimo"] = [pre["shimo"]["start"] + t for t in lower.take.onsets]
+        heard: dict[str, list[int]] = {}
+        for clip in voice.reading_clips("chirashi", poem, poem % 100 + 1, pace):
+            onsets = MANIFEST["paces"][pace]
+            built = next(e for e in onsets.values() if e["id"] == clip.id)["onsets"]
+            heard.setdefault(clip.part, []).extend(clip.start + t for t in built)
+        for part, times in parts.items():
+            assert len(heard[part]) == len(times)
+            worst = max(worst, *(abs(a - b) for a, b in zip(heard[part], times, strict=True)))
+    joka, joka_shimo = plan.joka_segments(pace)
+    for segment in (joka, joka_shimo):
+        built = entry(pace, segment)["onsets"]
+        worst = max(worst, *(abs(a - b) for a, b in zip(built, segment.onsets, strict=True)))
+    assert worst <= 5
+
+
+@pytest.mark.parametrize("pace", PACES)
+def test_each_take_lasts_its_imposed_durations(pace):
+    """The synthesized take (lead + kana as voiced + tail) within one frame (5 ms)."""
+    for segment in plan.all_segments(pace).values():
+        imposed = 2 * build.LEAD_MS + segment.take.end
+        assert abs(entry(pace, segment)["imposed_ms"] - imposed) <= build.FRAME_MS
+
+
+@pytest.fixture(scope="module")
+def decoded():
+    """Every clip as decoded, by (pace, segment key)."""
+    missing = build.synthesizer_missing()
+    if missing:
+        pytest.skip(missing)
+    keys = [(pace, key) for pace in PACES for key in sorted(MANIFEST["paces"][pace])]
+    paths = [voice.STATIC_DIR / MANIFEST["paces"][p][k]["file"] for p, k in keys]
+    return dict(zip(keys, build.decode_files(paths), strict=True))
+
+
+@pytest.mark.voice
+def test_decoded_clips_last_their_duration(decoded):
+    """decodeAudioData-like (gapless) length = the manifest's duration, to within one
+    synthesis frame; a clip with a tail lasts the plan's length, a verse's last clip at
+    most that (its silent end trimmed)."""
+    for (pace, key), samples in decoded.items():
+        segment = plan.all_segments(pace)[key]
+        duration = MANIFEST["paces"][pace][key]["duration"]
+        assert abs(len(samples) - duration * PER_MS) <= build.FRAME_MS * PER_MS
+        if segment.tail:
+            assert duration == segment.length
+        else:
+            assert duration <= segment.length
+
+
+@pytest.mark.voice
+def test_every_clip_has_one_loudness_and_headroom(decoded):
+    target = MANIFEST["format"]["loudness_lufs"]
+    worst_lu, worst_peak = 0.0, -100.0
+    for samples in decoded.values():
+        worst_lu = max(worst_lu, abs(build.loudness(samples) - target))
+        worst_peak = max(worst_peak, build.true_peak_db(samples))
+    assert worst_lu <= 1.0
+    assert worst_peak <= -1.0
+
+
+def _rms_db(samples: np.ndarray) -> float:
+    return 10 * np.log10(float(np.mean(samples**2)) + 1e-12)
+
+
+@pytest.mark.voice
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap (docs/voice.md): 338 of 12,264 voiced kana spans are under -40 dBFS, "
+    "devoiced morae such as a verse-initial ふ at the very fast pace down to -61 dBFS",
+)
+def test_every_kana_is_heard(decoded):
+    """Each kana's voiced span carries sound: no gap where a kana should be."""
+    for (pace, key), samples in decoded.items():
+        segment = plan.all_segments(pace)[key]
+        take = segment.take
+        for i in range(segment.first, segment.stop):
+            a = (take.onsets[i] - segment.begin) * PER_MS
+            b = a + take.voiced[i] * PER_MS
+            assert _rms_db(samples[a:b]) > -40, (pace, key, i)
+
+
+@pytest.mark.voice
+def test_no_verse_ends_in_silence(decoded):
+    """A verse's last clip ends with its last kana's sound (trailing silence trimmed):
+    within its last 40 ms before the fade, some 5 ms is above the build's trim level (35 dB
+    under the clip's loudest) less 3 dB for the MP3's coding noise. Not yet true of a
+    shared clip ending on a held phrase-final kana (docs/voice.md, "Known gaps")."""
+    step = build.FRAME_MS * PER_MS
+    for (pace, key), samples in decoded.items():
+        if plan.all_segments(pace)[key].tail:
+            continue
+        frames = [_rms_db(samples[i : i + step]) for i in range(0, len(samples) - step, step)]
+        end = (MANIFEST["paces"][pace][key]["duration"] - build.FADE_MS) // build.FRAME_MS
+        assert max(frames[end - 8 : end]) > max(frames) - build.TRIM_BELOW_DB - 3, (pace, key)
+
+
+def _jumps(samples: np.ndarray) -> np.ndarray:
+    return np.abs(np.diff(samples))
+
+
+@pytest.mark.voice
+def test_no_click_at_any_seam(decoded):
+    """Every upper verse mixed as the page plays it: at each seam, the sample-to-sample
+    jump is no larger than the 99th percentile jump of the clips it joins."""
+    for pace in PACES:
+        for poem in range(1, 101):
+            clips = [c for c in voice.reading_clips("solo", poem, None, pace) if c.part == "kami"]
+            if len(clips) < 2:
+                continue
+            segments = {s.key: s for s in plan.upper_segments(pace)[poem]}
+            by_id = {MANIFEST["paces"][pace][k]["id"]: k for k in segments}
+            length = max(c.start + c.duration for c in clips)
+            mix = np.zeros((int(length) + build.FRAME_MS) * PER_MS)  # decoding may add < 1 frame
+            for clip in clips:
+                audio = decoded[(pace, by_id[clip.id])]
+                a = clip.start * PER_MS
+                mix[a : a + len(audio)] += audio
+            for before, after in itertools.pairwise(clips):
+                own = np.concatenate(
+                    [decoded[(pace, by_id[before.id])], decoded[(pace, by_id[after.id])]]
+                )
+                limit = np.percentile(_jumps(own), 99)
+                seam = after.start * PER_MS
+                jump = abs(mix[seam] - mix[seam - 1])
+                assert jump <= limit, (pace, poem, after.first_kana)
+
+
+@pytest.mark.voice
+def test_rebuilding_one_poem_reproduces_the_committed_clips():
+    """秋風に (79) plays あ and き cut from 秋の田の's take, then its own: rebuilt here, every
+    entry and every byte equals what is committed."""
+    missing = build.synthesizer_missing()
+    if missing:
+        pytest.skip(missing)
+    built = build.build(["standard"], poem=79, log=lambda _: None)
+    assert len(built["standard"]) == 4
+    assert build.compare(built, MANIFEST) == []
