@@ -36,8 +36,9 @@ class Command(BaseCommand):
         if poem is not None and not 1 <= poem <= 100:
             raise CommandError("--poem must lie between 1 and 100")
         paces = sorted(pace or voice.PACES)
-        if not check and (poem is not None or set(paces) != voice.PACES):
-            raise CommandError("writing needs every clip: use --check with --poem or --pace")
+        some = poem is not None or set(paces) != voice.PACES
+        if not check and some and voice.manifest() is None:
+            raise CommandError("no manifest yet: build every clip first (no --poem, --pace)")
         log = self.stdout.write if options["verbosity"] > 1 else (lambda _: None)
         built = build.build(paces, poem, workers=workers, log=log)
         if check:
@@ -47,7 +48,7 @@ class Command(BaseCommand):
             count = sum(len(entries) for entries in built.values())
             self.stdout.write(f"{count} clip(s) rebuilt identical to the manifest")
             return
-        build.write(built)
+        build.write(built, only_some=some)
         voice.manifest.cache_clear()
         self.stdout.write(json.dumps(build.summary(voice.manifest()), indent=1))
 
