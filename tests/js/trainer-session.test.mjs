@@ -1,0 +1,82 @@
+// node --test: drill questions, judging answers, and the export file's checks.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { mulberry32 } from "../../static/js/trainer/daily.js";
+import { exportFile, ImportError, parseFile } from "../../static/js/trainer/data-file.js";
+import { AGAIN, EASY, HARD } from "../../static/js/trainer/grade.js";
+import { newRecord, review } from "../../static/js/trainer/schedule.js";
+import { indexPoems, judge, playOrder, question } from "../../static/js/trainer/session.js";
+import { data } from "./trainer-fixture.mjs";
+
+const byN = indexPoems(data);
+
+test("a choice is among the card and its nearest look-alikes", () => {
+  const q = question(31, "choose", byN, { rand: mulberry32(1), choices: 6 });
+  assert.equal(q.options.length, 6);
+  assert.ok(q.options.includes(31) && q.options.includes(64) && q.options.includes(39));
+  assert.equal(judge(q, { chosen: 31 }, 800, byN).rating, EASY);
+  assert.deepEqual(judge(q, { chosen: 64 }, 800, byN), { correct: false, chosen: 64, rating: AGAIN });
+  assert.equal(question(31, "nagashi", byN, { rand: mulberry32(1) }).options.length, 4);
+});
+
+test("typing a card's start: kana or romaji, right only when it points at that card alone", () => {
+  const q = question(1, "tori-type", byN, { rand: mulberry32(1) });
+  assert.equal(q.options, undefined);
+  assert.equal(byN.get(1).tori.startsWith("わかころもては"), true);
+  assert.equal(judge(q, { typed: "wagakoromodeha" }, 2000, byN).correct, true);
+  assert.equal(judge(q, { typed: "わかころもては" }, 2000, byN).correct, true);
+  assert.equal(judge(q, { typed: "わか" }, 2000, byN).correct, false, "わか starts several cards");
+  assert.equal(judge(q, { typed: "" }, 2000, byN).correct, false);
+});
+
+test("typing a kimariji as it is said: あふ is おお", () => {
+  const afu = [...byN.values()].find((p) => p.head.startsWith("あふ"));
+  assert.equal(afu.kimariji, "おうこ"); // 逢ふことの, said おうことの
+  const q = question(afu.n, "kimariji-type", byN, { rand: mulberry32(1) });
+  assert.equal(judge(q, { typed: "おおこ" }, 1000, byN).correct, true);
+  assert.equal(judge(q, { typed: "ooko" }, 1000, byN).correct, true);
+  assert.equal(judge(q, { typed: afu.kimariji }, 1000, byN).correct, true);
+  assert.equal(judge(q, { typed: afu.head.replace(/ /g, "").slice(0, afu.length) }, 1000, byN).correct, false);
+  const slow = judge(q, { typed: afu.kimariji }, 20000, byN);
+  assert.deepEqual([slow.correct, slow.rating], [true, HARD]);
+  const mu = [...byN.values()].find((p) => p.kimariji === "む");
+  assert.equal(judge(question(mu.n, "kimariji-type", byN, { rand: mulberry32(1) }), { typed: "mu" }, 500, byN).rating, EASY);
+});
+
+test("札流し goes round its set again; the other drills ask once", () => {
+  assert.deepEqual(playOrder([1, 2, 3], "choose", mulberry32(1)), [1, 2, 3]);
+  const long = playOrder([1, 2, 3], "nagashi", mulberry32(1), 4);
+  assert.equal(long.length, 12);
+  assert.deepEqual(long.slice(0, 3), [1, 2, 3]);
+});
+
+test("an export file reads back to the same records and log", () => {
+  const records = new Map([[5, review(newRecord(5), { rating: EASY, ms: 900, now: 1e12, chosen: null })], [9, newRecord(9)]]);
+  const log = [[1e12, 5, 4, 900, 0]];
+  const back = parseFile(exportFile(records, log, 1e12));
+  assert.deepEqual(back.records, records);
+  assert.deepEqual(back.log, log);
+});
+
+test("a foreign or damaged file is refused with its reason", () => {
+  const good = JSON.parse(exportFile(new Map([[5, newRecord(5)]]), [], 0));
+  const reason = (text) => {
+    try {
+      parseFile(text);
+    } catch (e) {
+      assert.ok(e instanceof ImportError);
+      return e.reason;
+    }
+    return "accepted";
+  };
+  assert.equal(reason("{nope"), "not-json");
+  assert.equal(reason(JSON.stringify({ hello: 1 })), "foreign");
+  assert.equal(reason(JSON.stringify({ ...good, version: 99 })), "version");
+  assert.equal(reason(JSON.stringify({ ...good, poems: [{ ...good.poems[0], n: 101 }] })), "damaged");
+  assert.equal(reason(JSON.stringify({ ...good, poems: [good.poems[0], good.poems[0]] })), "damaged");
+  assert.equal(reason(JSON.stringify({ ...good, poems: [{ ...good.poems[0], misses: 2 }] })), "damaged");
+  assert.equal(reason(JSON.stringify({ ...good, log: [[0, 5, 7, 10, 0]] })), "damaged");
+  assert.equal(reason(JSON.stringify({ ...good, poems: [{ ...good.poems[0], card: { due: "soon" } }] })), "damaged");
+  assert.equal(reason(JSON.stringify(good)), "accepted");
+});
