@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { AGAIN, BUDGETS, EASY, GOOD, HARD, grade } from "../../static/js/trainer/grade.js";
-import { dueQueue, isDue, mostMissed, newLeftToday, newRecord, recall, review, status } from "../../static/js/trainer/schedule.js";
+import { ask, dueQueue, isDue, mostMissed, newLeftToday, newRecord, recall, review, status } from "../../static/js/trainer/schedule.js";
 
 const DAY = 86400000;
 const T0 = Date.UTC(2026, 11, 1, 12);
@@ -81,4 +81,13 @@ test("the poems missed most, each with the poem it was taken for", () => {
     { n: 31, misses: 3, seen: 3, confusedWith: 64 },
     { n: 42, misses: 1, seen: 1, confusedWith: 75 },
   ]);
+});
+
+test("a poem asked for from a game is in today's review until it is reviewed", () => {
+  const records = new Map();
+  records.set(2, ask(review(newRecord(2), { rating: EASY, ms: 1000, now: T0 - DAY }), T0));
+  records.set(60, ask(newRecord(60), T0));
+  assert.deepEqual(dueQueue(records, T0 + 1, { newLeft: 1 }), [2, 60, 1]);
+  records.set(2, review(records.get(2), { rating: EASY, ms: 1000, now: T0 + 2 }));
+  assert.ok(!isDue(records.get(2), T0 + 3));
 });

@@ -32,6 +32,7 @@ function recordOk(r) {
   if (!r || typeof r !== "object" || !isPoem(r.n)) return false;
   if (!isCount(r.seen) || !isCount(r.misses) || r.misses > r.seen) return false;
   if (!(r.ms === null || isTime(r.ms)) || !(r.first === null || isTime(r.first))) return false;
+  if (!(r.asked == null || isTime(r.asked))) return false;
   if (!r.confused || typeof r.confused !== "object" || Array.isArray(r.confused)) return false;
   if (!Object.entries(r.confused).every(([k, v]) => isPoem(Number(k)) && isCount(v))) return false;
   return cardOk(r.card);

@@ -12,7 +12,7 @@ export const NEW_PER_DAY = 10;
 const KNOWN_STABILITY_DAYS = 7; // recalled a week on: "known"
 const SPEED_WEIGHT = 0.3; // weight of the newest right answer in the running average
 
-export const newRecord = (n) => ({ n, card: null, first: null, ms: null, seen: 0, misses: 0, confused: {} });
+export const newRecord = (n) => ({ n, card: null, asked: null, first: null, ms: null, seen: 0, misses: 0, confused: {} });
 
 function toCard(stored) {
   return { ...stored, due: new Date(stored.due), last_review: stored.last_review == null ? undefined : new Date(stored.last_review) };
@@ -50,13 +50,21 @@ export function status(record) {
   return "learning";
 }
 
-export const isDue = (record, now) => Boolean(record?.card) && record.card.due <= now;
+/** Asked for by the player (a game's slowest or missed cards) and not reviewed since. */
+const asked = (record) => record?.asked != null && !(record.card?.last_review >= record.asked);
+
+export const isDue = (record, now) => asked(record) || (Boolean(record?.card) && record.card.due <= now);
+
+/** The record with the poem put in today's review (from a game's result screen). */
+export const ask = (record, now) => ({ ...record, asked: now });
 
 /** The chance of recalling the poem now (FSRS retrievability), 0 for a new poem. */
 export function recall(record, now) {
   if (!record?.card) return 0;
   return scheduler.get_retrievability(toCard(record.card), new Date(now), false);
 }
+
+const dueAt = (record) => (asked(record) ? record.asked : record.card.due);
 
 /**
  * Today's review, in order: the due poems, most overdue first, then up to `newLeft` new
@@ -65,8 +73,8 @@ export function recall(record, now) {
 export function dueQueue(records, now, { poems = null, newLeft = NEW_PER_DAY } = {}) {
   const numbers = poems ?? Array.from({ length: 100 }, (_, i) => i + 1);
   const due = numbers.filter((n) => isDue(records.get(n), now))
-    .sort((a, b) => records.get(a).card.due - records.get(b).card.due || a - b);
-  const fresh = numbers.filter((n) => !records.get(n)?.card).slice(0, Math.max(0, newLeft));
+    .sort((a, b) => dueAt(records.get(a)) - dueAt(records.get(b)) || a - b);
+  const fresh = numbers.filter((n) => !records.get(n)?.card && !due.includes(n)).slice(0, Math.max(0, newLeft));
   return [...due, ...fresh];
 }
 

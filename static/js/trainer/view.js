@@ -1,0 +1,118 @@
+// The trainer's DOM: the set menu, today's count, the grid, the missed list, a question.
+// Drawing only; the state lives in page.js and drill.js.
+import { fmt } from "../text.js";
+import { mostMissed, recall, status } from "./schedule.js";
+
+const $ = (id) => document.getElementById(id);
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+export function setLabel(set, msg) {
+  const m = msg.set;
+  switch (set.kind) {
+    case "length": return fmt(m.length, { n: set.length });
+    case "range": return fmt(m.range, { first: set.first, last: set.last });
+    case "colour": return fmt(m.colour, { name: msg.colours[set.name] ?? set.name });
+    case "group": return fmt(set.shrink ? m.shrink : m.group, { prefix: set.prefix });
+    default: return m[set.kind];
+  }
+}
+
+const GROUP_OF = { all: "basic", "one-kana": "basic", length: "basic", range: "range", colour: "colour", group: "group" };
+
+export function drawSetMenu(select, sets, msg) {
+  const groups = new Map();
+  for (const set of sets) {
+    const key = GROUP_OF[set.kind];
+    if (!groups.has(key)) groups.set(key, el("optgroup", { label: msg.setGroups[key] }));
+    const option = el("option", { value: set.id, text: `${setLabel(set, msg)} (${set.poems.length})` });
+    groups.get(key).append(option);
+  }
+  select.replaceChildren(...groups.values());
+}
+
+export function dueText(n, msg) {
+  return fmt(n === 1 ? msg.dueOne : msg.dueMany, { n });
+}
+
+const seconds = (ms) => (ms / 1000).toFixed(1);
+
+/** The 100 cells, each poem's state and usual time; redrawing one cell is `drawCell`. */
+export function drawGrid(byN, records, now, msg) {
+  const cells = [...byN.values()].map((p) => el("li", { "data-poem": p.n }));
+  $("poem-grid").replaceChildren(...cells);
+  for (const p of byN.values()) drawCell(p, records.get(p.n), now, msg);
+}
+
+export function drawCell(poem, record, now, msg) {
+  const cell = $("poem-grid").children[poem.n - 1];
+  const state = status(record);
+  cell.className = `cell status-${state}`;
+  const label = fmt(msg.cell, { n: poem.n, kimariji: poem.kimariji, status: msg.status[state] });
+  const speed = record?.ms != null ? fmt(msg.cellSpeed, { s: seconds(record.ms) }) : "";
+  cell.title = speed ? `${label} · ${speed}` : label;
+  cell.replaceChildren(
+    el("span", { class: "cell-n", text: String(poem.n) }),
+    el("span", { class: "cell-k", lang: "ja", text: poem.kimariji }),
+    el("span", { class: "cell-speed", text: speed }),
+    el("span", { class: "visually-hidden", text: ` ${msg.status[state]}` }),
+  );
+}
+
+const cardName = (p) => `${p.n} ${p.kimariji}`;
+
+export function drawMissed(byN, records, msg) {
+  const rows = mostMissed(records).map((m) => {
+    const item = el("li", { text: fmt(msg.missed, { card: cardName(byN.get(m.n)), misses: m.misses, seen: m.seen }) });
+    if (m.confusedWith) item.append(" · ", fmt(msg.confused, { card: cardName(byN.get(m.confusedWith)) }));
+    return item;
+  });
+  $("missed-list").replaceChildren(...(rows.length ? rows : [el("li", { text: msg.noMisses })]));
+}
+
+/** The torifuda as a small card: its kana in five columns, right to left. */
+export function torifuda(poem) {
+  const text = poem.tori.replace(/ /g, "");
+  const cols = [];
+  for (let i = 0; i < text.length && cols.length < 5; i += 3) cols.push(cols.length === 4 ? text.slice(i) : text.slice(i, i + 3));
+  return el("span", { class: "mini-card", lang: "ja" }, ...cols.map((c) => el("span", { text: c })));
+}
+
+export function drawQuestion(q, byN, msg) {
+  const poem = byN.get(q.n);
+  const showKimariji = q.drill === "choose" || q.drill === "tori-type";
+  $("drill-prompt").textContent = showKimariji ? msg.promptKimariji : msg.promptTori;
+  $("drill-question").replaceChildren(showKimariji ? el("span", { class: "big-kimariji", text: poem.kimariji }) : torifuda(poem));
+  const options = $("drill-options");
+  const typed = $("drill-typed");
+  if (q.options) {
+    typed.hidden = true;
+    options.hidden = false;
+    options.replaceChildren(...q.options.map((n, i) => {
+      const other = byN.get(n);
+      const face = q.drill === "nagashi" ? el("span", { class: "option-kimariji", lang: "ja", text: other.kimariji }) : torifuda(other);
+      const button = el("button", { type: "button", class: "option", "data-poem": n, "aria-keyshortcuts": String(i + 1) },
+        el("span", { class: "option-key", text: String(i + 1) }), face);
+      button.setAttribute("aria-label", `${i + 1}: ${q.drill === "nagashi" ? other.kimariji : other.tori}`);
+      return el("li", {}, button);
+    }));
+    options.querySelector("button").focus({ preventScroll: true });
+  } else {
+    options.hidden = true;
+    options.replaceChildren();
+    typed.hidden = false;
+    $("drill-input-label").textContent = q.drill === "tori-type" ? msg.typeTori : msg.typeKimariji;
+    const input = $("drill-input");
+    input.value = "";
+    input.focus({ preventScroll: true });
+  }
+}

@@ -1,0 +1,117 @@
+"""The kimariji trainer in a real browser: a session, persistence, offline, export/import."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+DRILL = "document.getElementById('drill')"
+SUMMARY = "document.getElementById('summary')"
+PROGRESS = "document.getElementById('drill-progress')"
+
+
+def open_trainer(watched, url: str):
+    page = watched.page
+    page.goto(url)
+    page.wait_for_function("() => document.documentElement.dataset.trainerReady === '1'")
+    return page
+
+
+def answer_choice_drill(page, cards: int, right: bool = True) -> None:
+    """Answer `cards` questions of a choice drill by keyboard: the right card, or a wrong one."""
+    data = json.loads(page.locator("#trainer-data").text_content())
+    said = {p["n"]: p["said"] for p in data["poems"]}
+    for _ in range(cards):
+        page.wait_for_function(f"() => !{DRILL}.hidden || !{SUMMARY}.hidden")
+        if page.locator("#drill").is_hidden():
+            return
+        shown = page.locator("#drill-question .big-kimariji").inner_text()
+        options = page.locator("#drill-options button")
+        numbers = [int(options.nth(i).get_attribute("data-poem")) for i in range(options.count())]
+        target = next(n for n in numbers if "".join(said[n]).startswith(shown))
+        pick = (
+            numbers.index(target)
+            if right
+            else next(i for i, n in enumerate(numbers) if n != target)
+        )
+        before = page.locator("#drill-progress").inner_text()
+        page.keyboard.press(str(pick + 1))
+        if right:
+            page.wait_for_function(
+                f"(before) => {DRILL}.hidden || {PROGRESS}.textContent !== before",
+                arg=before,
+            )
+
+
+def grid_states(page) -> dict[int, str]:
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#poem-grid li')].map(
+            (li) => [li.dataset.poem, li.className.replace('cell status-', '')]))"""
+    )
+
+
+def test_ten_card_session_persists_over_reload(asgi_server, watched):
+    page = open_trainer(watched, f"{asgi_server.url}/en/karuta/trainer/")
+    assert page.locator("#due-count").inner_text() == "Today's review: 10 cards"
+    assert set(grid_states(page).values()) == {"new"}
+    page.select_option("#drill-set", "all")
+    page.select_option("#drill-count", "10")
+    page.locator("#start-drill").focus()
+    page.keyboard.press("Enter")
+    answer_choice_drill(page, 10)
+    page.locator("#summary").wait_for(state="visible")
+    assert page.locator("#summary-text").inner_text().startswith("10 of 10 right")
+    states = grid_states(page)
+    assert sum(1 for s in states.values() if s != "new") == 10
+    # New poems met today count against the day's ten: the review now holds only what is due.
+    due_text = page.locator("#due-count").inner_text()
+    page.reload()
+    page.wait_for_function("() => document.documentElement.dataset.trainerReady === '1'")
+    assert grid_states(page) == states
+    assert page.locator("#due-count").inner_text() == due_text
+    assert watched.errors == []
+
+
+def test_export_forget_import_restores_the_same_states(asgi_server, watched, tmp_path):
+    page = open_trainer(watched, f"{asgi_server.url}/en/karuta/trainer/")
+    page.locator("#start-review").click()
+    answer_choice_drill(page, 3)
+    page.keyboard.press("Escape")
+    page.locator("#summary").wait_for(state="visible")
+    before = grid_states(page)
+    assert sum(1 for s in before.values() if s != "new") == 3
+    with page.expect_download() as download:
+        page.locator("#export-data").click()
+    saved = tmp_path / "progress.json"
+    download.value.save_as(saved)
+    exported = json.loads(saved.read_text())
+    assert exported["format"] == "hyakunin-trainer" and len(exported["log"]) == 3
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#forget-data").click()
+    page.wait_for_function(
+        "() => document.getElementById('data-message').textContent.includes('forgotten')"
+    )
+    assert set(grid_states(page).values()) == {"new"}
+
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**exported, "poems": [{"n": 500}]}))
+    page.set_input_files("#import-data", str(bad))
+    page.wait_for_function(
+        "() => document.getElementById('data-message').textContent.includes('damaged')"
+    )
+    assert set(grid_states(page).values()) == {"new"}
+
+    page.set_input_files("#import-data", str(saved))
+    page.wait_for_function(
+        "() => document.getElementById('data-message').textContent.includes('restored')"
+    )
+    assert grid_states(page) == before
+    page.reload()
+    page.wait_for_function("() => document.documentElement.dataset.trainerReady === '1'")
+    assert grid_states(page) == before
+    assert watched.errors == []
