@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 pytestmark = pytest.mark.browser
 
@@ -115,3 +116,39 @@ def test_export_forget_import_restores_the_same_states(asgi_server, watched, tmp
     page.wait_for_function("() => document.documentElement.dataset.trainerReady === '1'")
     assert grid_states(page) == before
     assert watched.errors == []
+
+
+KEPT = """async () => {
+    if (!navigator.serviceWorker.controller) return false;
+    const urls = [location.href, ...performance.getEntriesByType('resource')
+        .map((e) => e.name).filter((u) => u.includes('/static/'))];
+    for (const url of urls) if (!(await caches.match(url, { ignoreVary: true }))) return false;
+    return true;
+}"""
+
+
+def test_trainer_kimariji_and_rules_pages_open_offline(asgi_server, chromium):
+    context = chromium.new_context(locale="ja-JP", viewport=PHONE)
+    page = context.new_page()
+    pages = ["/karuta/trainer/", "/kimariji/", "/karuta/", "/en/karuta/trainer/"]
+    for path in pages:
+        page.goto(f"{asgi_server.url}{path}")
+        page.wait_for_function(KEPT, timeout=15000)
+    assert page.locator("#offline-note").is_hidden()
+    context.set_offline(True)
+    try:
+        page.goto(f"{asgi_server.url}/karuta/trainer/")
+        page.wait_for_function("() => document.documentElement.dataset.trainerReady === '1'")
+        assert page.locator("#offline-note").is_visible()
+        assert page.locator("#poem-grid li").count() == 100
+        page.goto(f"{asgi_server.url}/kimariji/")
+        assert page.locator("article.poem").count() == 100
+        page.goto(f"{asgi_server.url}/karuta/")
+        assert page.locator("#offline-note").is_visible()  # the menu's games need the server
+        header = "() => getComputedStyle(document.querySelector('.site-header')).borderBottomStyle"
+        assert page.evaluate(header) == "solid"  # its stylesheet came from the cache too
+        with pytest.raises(PlaywrightError):  # a page never visited is not kept
+            page.goto(f"{asgi_server.url}/bozu/")
+    finally:
+        context.set_offline(False)
+        context.close()
