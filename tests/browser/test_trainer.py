@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+
+from tests.browser.conftest import WatchedPage
 
 pytestmark = pytest.mark.browser
 
@@ -13,6 +16,7 @@ PHONE = {"width": 390, "height": 844}
 DRILL = "document.getElementById('drill')"
 SUMMARY = "document.getElementById('summary')"
 PROGRESS = "document.getElementById('drill-progress')"
+QUESTION = "document.getElementById('drill-question')"
 
 
 def open_trainer(watched, url: str):
@@ -152,3 +156,83 @@ def test_trainer_kimariji_and_rules_pages_open_offline(asgi_server, chromium):
     finally:
         context.set_offline(False)
         context.close()
+
+
+@pytest.mark.parametrize("prefix", ["/", "/en/", "/zh-hans/"])
+def test_axe_phone_width_and_keyboard_only_typed_drills(asgi_server, chromium, prefix):
+    context = chromium.new_context(locale="ja-JP", viewport=PHONE, reduced_motion="reduce")
+    watched = WatchedPage(context.new_page())
+    page = open_trainer(watched, f"{asgi_server.url}{prefix}karuta/trainer/")
+    assert not watched.overflows_horizontally()
+    assert watched.axe_violations() == []
+    # Keyboard only: pick the drill, the one-kana set, start, type the answers.
+    data = json.loads(page.locator("#trainer-data").text_content())
+    poems = {p["n"]: p for p in data["poems"]}
+    page.locator("#drill-set").focus()
+    page.select_option("#drill-set", "one-kana")
+    page.select_option("#drill-kind", "kimariji-type")
+    page.locator("#start-drill").focus()
+    page.keyboard.press("Enter")
+    page.locator("#drill-input").wait_for(state="visible")
+    assert watched.axe_violations() == []
+    assert not watched.overflows_horizontally()
+    tori_to_n = {p["tori"].replace(" ", ""): n for n, p in poems.items()}
+    for i in range(7):
+        card = page.locator("#drill-question .mini-card").inner_text().replace("\n", "")
+        n = tori_to_n[card]
+        typed = "".join(poems[n]["said"][:1])  # the one-kana poems: one sound decides
+        assert page.evaluate("() => document.activeElement.id") == "drill-input"
+        page.keyboard.type(typed)
+        page.keyboard.press("Enter")
+        if i < 6:
+            page.wait_for_function(f"() => {QUESTION}.textContent !== {card!r}")
+    page.locator("#summary").wait_for(state="visible")
+    assert page.evaluate("() => document.activeElement.id") == "summary"
+    assert "7" in page.locator("#summary-text").inner_text()
+    assert sum(1 for s in grid_states(page).values() if s != "new") == 7
+    assert watched.axe_violations() == []
+    assert watched.errors == []
+    context.close()
+
+
+def test_fuda_nagashi_runs_against_its_clock(asgi_server, watched):
+    page = open_trainer(watched, f"{asgi_server.url}/en/karuta/trainer/")
+    page.select_option("#drill-kind", "nagashi")
+    assert page.locator("#drill-count").is_hidden() and page.locator("#drill-clock").is_visible()
+    page.select_option("#drill-clock", "60000")
+    page.select_option("#drill-set", "length-6")
+    page.locator("#start-drill").click()
+    assert page.locator("#drill-options button").count() == 4
+    assert re.fullmatch(r"\d+ s left", page.locator("#drill-clock-left").inner_text())
+    page.keyboard.press("1")
+    page.keyboard.press("Escape")
+    page.locator("#summary").wait_for(state="visible")
+    assert watched.errors == []
+
+
+def test_without_storage_the_trainer_runs_for_the_session_and_says_so(asgi_server, chromium):
+    context = chromium.new_context(locale="en-US")
+    context.add_init_script("Object.defineProperty(window, 'indexedDB', { value: undefined })")
+    watched = WatchedPage(context.new_page())
+    page = open_trainer(watched, f"{asgi_server.url}/en/karuta/trainer/")
+    note = page.locator("#storage-note")
+    assert note.is_visible() and "private mode" in note.inner_text()
+    page.locator("#start-review").click()
+    answer_choice_drill(page, 2)
+    page.keyboard.press("Escape")
+    assert sum(1 for s in grid_states(page).values() if s != "new") == 2
+    assert watched.errors == []
+    context.close()
+
+
+def test_home_page_counts_todays_review_from_this_browser(asgi_server, watched):
+    page = open_trainer(watched, f"{asgi_server.url}/en/karuta/trainer/")
+    page.locator("#start-review").click()
+    answer_choice_drill(page, 10)
+    page.locator("#summary").wait_for(state="visible")
+    expected = page.locator("#due-count").inner_text()
+    page.goto(f"{asgi_server.url}/en/")
+    page.locator("#trainer-due").wait_for(state="visible")
+    assert page.locator("#trainer-due").inner_text() == expected
+    assert page.locator(".home-daily article.poem").count() == 1
+    assert watched.errors == []
