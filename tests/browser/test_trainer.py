@@ -181,7 +181,7 @@ def test_axe_phone_width_and_keyboard_only_typed_drills(asgi_server, chromium, p
         card = page.locator("#drill-question .mini-card").inner_text().replace("\n", "")
         n = tori_to_n[card]
         typed = "".join(poems[n]["said"][:1])  # the one-kana poems: one sound decides
-        assert page.evaluate("() => document.activeElement.id") == "drill-input"
+        page.wait_for_function("() => document.activeElement.id === 'drill-input'")
         page.keyboard.type(typed)
         page.keyboard.press("Enter")
         if i < 6:

@@ -80,3 +80,13 @@ test("a foreign or damaged file is refused with its reason", () => {
   assert.equal(reason(JSON.stringify({ ...good, poems: [{ ...good.poems[0], card: { due: "soon" } }] })), "damaged");
   assert.equal(reason(JSON.stringify(good)), "accepted");
 });
+
+test("the review log packs into binary chunks and back unchanged", async () => {
+  const { packLog, unpackLog } = await import("../../static/js/trainer/store.js");
+  const log = Array.from({ length: 600 }, (_, i) => [Date.UTC(2026, 0, 1) + i * 3600123, (i % 100) + 1, 1 + (i % 4), 512 + i, i % 4]);
+  const chunks = packLog(log);
+  assert.deepEqual(chunks.map((c) => c.count), [256, 256, 88]);
+  assert.ok(chunks.every((c) => c.data instanceof Float64Array));
+  assert.deepEqual(unpackLog(chunks), log);
+  assert.deepEqual(unpackLog(packLog([])), []);
+});

@@ -71,8 +71,12 @@ export function startDrill(app, { drill, cards, clockMs = null }) {
     } else {
       next();
     }
+    // For bench/bench_trainer.py: the handler's script time, and until the next frame starts.
     const scriptMs = performance.now() - t0;
-    document.dispatchEvent(new CustomEvent("trainer:answered", { detail: { scriptMs, correct: verdict.correct } }));
+    requestAnimationFrame(() => {
+      const detail = { scriptMs, frameMs: performance.now() - t0, correct: verdict.correct };
+      document.dispatchEvent(new CustomEvent("trainer:answered", { detail }));
+    });
   }
 
   function finish() {

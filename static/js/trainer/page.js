@@ -17,10 +17,12 @@ const json = (id) => JSON.parse($(id).textContent);
 const startOfToday = (now) => new Date(now).setHours(0, 0, 0, 0);
 
 async function main() {
+  performance.mark("trainer-start");
   const data = json("trainer-data");
   const msg = json("trainer-messages");
   const byN = indexPoems(data);
   const sets = buildSets(data);
+  performance.mark("trainer-data"); // the bench's breakdown: poems read, sets computed
   const store = resilient(await openStore(), (reason) => storageNote(reason));
   const app = {
     byN,
@@ -110,8 +112,10 @@ async function main() {
   wireData(app, { reload: async () => { await load(); refresh(); } });
 
   await load();
+  performance.mark("trainer-store"); // progress read
   refresh();
   $("start-drill").disabled = false;
+  performance.mark("trainer-ready"); // bench/bench_trainer.py: time to interactive
   document.documentElement.dataset.trainerReady = "1"; // tests and the speed bench wait on this
   document.dispatchEvent(new CustomEvent("trainer:ready"));
 }

@@ -1,12 +1,35 @@
 // Where the trainer keeps progress: IndexedDB in this browser, never sent anywhere.
-// One record per poem ("poems", keyed by n) and the review log ("log": [time, poem,
-// rating, ms, drill code] arrays, compact so 10,000 reviews stay small). When IndexedDB
+// One record per poem ("poems", keyed by n) and the review log: entries [time, poem,
+// rating, ms, drill code] packed CHUNK at a time into Float64Arrays ("log", keyed by chunk
+// number), so 10,000 reviews are 40 binary values to read back, not 10,000 objects. When IndexedDB
 // cannot be opened (private mode, blocked, full) the same interface keeps everything in
 // memory for the session, and `persistent` is false so the page can say so.
 import { openDB } from "../../vendor/idb/index.js";
 
 const NAME = "hyakunin-trainer";
 const VERSION = 1;
+const CHUNK = 256; // log entries per stored chunk
+const FIELDS = 5;
+
+/** The log's entries packed into chunks: [{ count, data: Float64Array }]. */
+export function packLog(log) {
+  const chunks = [];
+  for (let i = 0; i < log.length; i += CHUNK) {
+    const part = log.slice(i, i + CHUNK);
+    const data = new Float64Array(CHUNK * FIELDS);
+    part.forEach((entry, j) => data.set(entry, j * FIELDS));
+    chunks.push({ count: part.length, data });
+  }
+  return chunks;
+}
+
+export function unpackLog(chunks) {
+  const log = [];
+  for (const { count, data } of chunks) {
+    for (let j = 0; j < count; j += 1) log.push(Array.from(data.subarray(j * FIELDS, (j + 1) * FIELDS)));
+  }
+  return log;
+}
 
 function memoryStore(reason) {
   let records = new Map();
@@ -26,10 +49,22 @@ async function indexedStore() {
   const db = await openDB(NAME, VERSION, {
     upgrade(d) {
       d.createObjectStore("poems", { keyPath: "n" });
-      d.createObjectStore("log", { autoIncrement: true });
+      d.createObjectStore("log"); // chunk number → { count, data }
     },
   });
-  // A write that fails later (quota) turns the store into a session-only one.
+  // The last chunk stays in memory: an answer appends to it and writes that one chunk. It
+  // is read on the first answer, inside that answer's transaction, not while the page opens.
+  let last; // undefined: not read yet; null: no log yet; else { key, count, data }
+  const append = async (logStore, entry) => {
+    if (last === undefined) {
+      const cursor = await logStore.openCursor(null, "prev");
+      last = cursor ? { key: cursor.key, ...cursor.value } : null;
+    }
+    if (!last || last.count === CHUNK) last = { key: last ? last.key + 1 : 0, count: 0, data: new Float64Array(CHUNK * FIELDS) };
+    last.data.set(entry, last.count * FIELDS);
+    last.count += 1;
+    await logStore.put({ count: last.count, data: last.data }, last.key);
+  };
   const store = {
     persistent: true,
     reason: null,
@@ -39,10 +74,10 @@ async function indexedStore() {
     async save(record, entry) {
       const tx = db.transaction(["poems", "log"], "readwrite");
       tx.objectStore("poems").put(record);
-      if (entry) tx.objectStore("log").add(entry);
+      if (entry) await append(tx.objectStore("log"), entry);
       await tx.done;
     },
-    loadLog: () => db.getAll("log"),
+    loadLog: async () => unpackLog(await db.getAll("log")),
     async replace(records, log) {
       const tx = db.transaction(["poems", "log"], "readwrite");
       const poems = tx.objectStore("poems");
@@ -50,14 +85,17 @@ async function indexedStore() {
       poems.clear();
       logStore.clear();
       for (const r of records.values()) poems.put(r);
-      for (const e of log) logStore.add(e);
+      const chunks = packLog(log);
+      chunks.forEach((chunk, key) => logStore.put(chunk, key));
       await tx.done; // one transaction: a failed import leaves the old progress whole
+      last = chunks.length ? { key: chunks.length - 1, ...chunks[chunks.length - 1] } : null;
     },
     async clear() {
       const tx = db.transaction(["poems", "log"], "readwrite");
       tx.objectStore("poems").clear();
       tx.objectStore("log").clear();
       await tx.done;
+      last = null;
     },
   };
   return store;

@@ -87,6 +87,14 @@ export function torifuda(poem) {
   return el("span", { class: "mini-card", lang: "ja" }, ...cols.map((c) => el("span", { text: c })));
 }
 
+// Focus moves on the next frame: focusing now would force a layout of the whole page inside
+// the answer handler (the keys answer whatever has focus; see keyboard.js).
+let focusFrame = 0;
+function focusSoon(node) {
+  cancelAnimationFrame(focusFrame);
+  focusFrame = requestAnimationFrame(() => node.isConnected && node.focus({ preventScroll: true }));
+}
+
 export function drawQuestion(q, byN, msg) {
   const poem = byN.get(q.n);
   const showKimariji = q.drill === "choose" || q.drill === "tori-type";
@@ -105,7 +113,7 @@ export function drawQuestion(q, byN, msg) {
       button.setAttribute("aria-label", `${i + 1}: ${q.drill === "nagashi" ? other.kimariji : other.tori}`);
       return el("li", {}, button);
     }));
-    options.querySelector("button").focus({ preventScroll: true });
+    focusSoon(options.querySelector("button"));
   } else {
     options.hidden = true;
     options.replaceChildren();
@@ -113,6 +121,6 @@ export function drawQuestion(q, byN, msg) {
     $("drill-input-label").textContent = q.drill === "tori-type" ? msg.typeTori : msg.typeKimariji;
     const input = $("drill-input");
     input.value = "";
-    input.focus({ preventScroll: true });
+    focusSoon(input);
   }
 }
