@@ -90,3 +90,16 @@ test("the review log packs into binary chunks and back unchanged", async () => {
   assert.deepEqual(unpackLog(chunks), log);
   assert.deepEqual(unpackLog(packLog([])), []);
 });
+
+test("from a game: missed cards first, then wrong touches, then the slowest", async () => {
+  const { picks } = await import("../../static/js/trainer/from-play.js");
+  const records = [
+    { poem: 5, t: 900, wrong: [], after_kimariji: 400 },
+    { poem: 9, t: null, wrong: [], after_kimariji: null },
+    { poem: 2, t: 2000, wrong: [], after_kimariji: 1500 },
+    { poem: 7, t: 800, wrong: [31], after_kimariji: 300 },
+    { poem: 4, t: 1200, wrong: [], after_kimariji: 700 },
+  ];
+  assert.deepEqual(picks(records, 4), [9, 7, 2, 4]);
+  assert.deepEqual(picks([], 4), []);
+});

@@ -8,6 +8,7 @@ import { secs } from "./clock.js";
 import { COLOURS } from "./controller.js";
 import { slowestPoems, soloChartSvg, soloFigures } from "./stats.js";
 import { celebrate } from "../celebrate.js";
+import { offerReview } from "../trainer/from-play.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -91,6 +92,7 @@ export class ResultView {
       return li;
     }));
     $("[data-practise-poems]").value = slowestPoems(records, 20).join(",");
+    offerReview(records); // the trainer's today's review (static/js/trainer/from-play.js)
     $("[data-practise-pace]").value = typeof view.settings.pace === "string" ? view.settings.pace : "standard";
     $("[data-practise-kimariji]").value = view.settings.show_kimariji ? "on" : "";
     const speech = g.ui.speech.voice ? g.ui.speech.box.checked : view.settings.speech; // no voice here: keep the setting
