@@ -103,3 +103,24 @@ test("from a game: missed cards first, then wrong touches, then the slowest", as
   assert.deepEqual(picks(records, 4), [9, 7, 2, 4]);
   assert.deepEqual(picks([], 4), []);
 });
+
+test("storage that fails (full) falls back to memory, keeps what it had and says so", async () => {
+  const { resilient } = await import("../../static/js/trainer/store.js");
+  const saved = new Map([[3, newRecord(3)]]);
+  const full = {
+    persistent: true,
+    reason: null,
+    load: async () => new Map(saved),
+    loadLog: async () => [[1, 3, 3, 900, 0]],
+    save: async () => { throw new DOMException("quota", "QuotaExceededError"); },
+    replace: async () => { throw new Error("unused"); },
+    clear: async () => { throw new Error("unused"); },
+  };
+  const reasons = [];
+  const store = resilient(full, (reason) => reasons.push(reason));
+  await store.save(newRecord(8), [2, 8, 1, 1200, 0]);
+  assert.deepEqual(reasons, ["full"]);
+  assert.equal(store.persistent, false);
+  assert.deepEqual([...(await store.load()).keys()].sort(), [3, 8]);
+  assert.deepEqual(await store.loadLog(), [[1, 3, 3, 900, 0], [2, 8, 1, 1200, 0]]);
+});
