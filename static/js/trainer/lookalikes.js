@@ -28,8 +28,7 @@ export function staticLengths(poems) {
  * 64). `shrink`: every member is decided on the sound right after that beginning, so
  * reading one shortens the others' kimariji.
  */
-export function lookalikeGroups(poems, { max = 8 } = {}) {
-  const lengths = staticLengths(poems);
+export function lookalikeGroups(poems, { max = 8, lengths = staticLengths(poems) } = {}) {
   const byMembers = new Map();
   const depth = Math.max(...poems.map((p) => p.keys.length));
   for (let d = 1; d <= depth; d += 1) {
@@ -40,11 +39,14 @@ export function lookalikeGroups(poems, { max = 8 } = {}) {
       if (!nodes.has(key)) nodes.set(key, []);
       nodes.get(key).push(p);
     }
+    let shared = false;
     for (const members of nodes.values()) {
+      if (members.length >= 2) shared = true;
       if (members.length < 2 || members.length > max) continue;
       const numbers = members.map((p) => p.n).sort((a, b) => a - b);
       byMembers.set(numbers.join(","), { depth: d, members, numbers }); // deeper d overwrites
     }
+    if (!shared) break; // no two poems begin alike this far: nothing deeper either
   }
   return [...byMembers.values()]
     .map(({ depth: d, members, numbers }) => ({

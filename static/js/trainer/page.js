@@ -3,6 +3,7 @@
 import { mulberry32 } from "./daily.js";
 import { startDrill } from "./drill.js";
 import { wireData } from "./data-panel.js";
+import { staticLengths } from "./lookalikes.js";
 import { dueQueue, newLeftToday, newRecord, recall } from "./schedule.js";
 import { DRILLS, indexPoems } from "./session.js";
 import { buildSets, findSet, sessionCards } from "./sets.js";
@@ -19,8 +20,9 @@ async function main() {
   performance.mark("trainer-start");
   const data = json("trainer-data");
   const msg = json("trainer-messages");
-  const byN = indexPoems(data);
-  const sets = buildSets(data);
+  const lengths = staticLengths(data.poems);
+  const byN = indexPoems(data, lengths);
+  const sets = buildSets(data, lengths);
   performance.mark("trainer-data"); // the bench's breakdown: poems read, sets computed
   const store = resilient(await openStore(), (reason) => storageNote(reason));
   const app = {

@@ -15,8 +15,7 @@ const GRADED_AS = { choose: "choose", "tori-type": "type", "kimariji-type": "typ
 export const DRILL_CODES = Object.fromEntries(DRILLS.map((d, i) => [d, i])); // in the review log
 
 /** What the trainer needs about the poems: by number, their kimariji as said and printed. */
-export function indexPoems(data) {
-  const lengths = staticLengths(data.poems);
+export function indexPoems(data, lengths = staticLengths(data.poems)) {
   const byN = new Map();
   for (const p of data.poems) {
     const len = lengths.get(p.n);

@@ -7,8 +7,7 @@ import { lookalikeGroups, staticLengths } from "./lookalikes.js";
  * All sets: { id, kind, poems, ... } with kind one of all | one-kana | length | range |
  * colour | group (a look-alike group; `prefix`, `shrink`).
  */
-export function buildSets(data) {
-  const lengths = staticLengths(data.poems);
+export function buildSets(data, lengths = staticLengths(data.poems)) {
   const all = data.poems.map((p) => p.n);
   const sets = [{ id: "all", kind: "all", poems: all }];
   const byLength = new Map();
@@ -27,7 +26,7 @@ export function buildSets(data) {
   data.colours.forEach((colour, i) => {
     sets.push({ id: `colour-${i + 1}`, kind: "colour", name: colour.name, poems: colour.poems });
   });
-  lookalikeGroups(data.poems).forEach((group, i) => {
+  lookalikeGroups(data.poems, { lengths }).forEach((group, i) => {
     sets.push({ id: `group-${i + 1}`, kind: "group", prefix: group.prefix, shrink: group.shrink, poems: group.poems });
   });
   return sets;

@@ -60,12 +60,12 @@ export function drawCell(poem, record, now, msg) {
   const label = fmt(msg.cell, { n: poem.n, kimariji: poem.kimariji, status: msg.status[state] });
   const speed = record?.ms != null ? fmt(msg.cellSpeed, { s: seconds(record.ms) }) : "";
   cell.title = speed ? `${label} · ${speed}` : label;
-  cell.replaceChildren(
-    el("span", { class: "cell-n", text: String(poem.n) }),
-    el("span", { class: "cell-k", lang: "ja", text: poem.kimariji }),
-    el("span", { class: "cell-speed", text: speed }),
-    el("span", { class: "visually-hidden", text: ` ${msg.status[state]}` }),
-  );
+  if (!cell.firstChild) {
+    cell.append(el("span", { class: "cell-n", text: String(poem.n) }), el("span", { class: "cell-k", lang: "ja", text: poem.kimariji }),
+      el("span", { class: "cell-speed" }), el("span", { class: "visually-hidden" }));
+  }
+  cell.children[2].textContent = speed;
+  cell.children[3].textContent = ` ${msg.status[state]}`;
 }
 
 const cardName = (p) => `${p.n} ${p.kimariji}`;
@@ -79,12 +79,26 @@ export function drawMissed(byN, records, msg) {
   $("missed-list").replaceChildren(...(rows.length ? rows : [el("li", { text: msg.noMisses })]));
 }
 
-/** The torifuda as a small card: its kana in five columns, right to left. */
-export function torifuda(poem) {
+function columns(poem) {
   const text = poem.tori.replace(/ /g, "");
   const cols = [];
   for (let i = 0; i < text.length && cols.length < 5; i += 3) cols.push(cols.length === 4 ? text.slice(i) : text.slice(i, i + 3));
-  return el("span", { class: "mini-card", lang: "ja" }, ...cols.map((c) => el("span", { text: c })));
+  return cols;
+}
+
+/** The torifuda as a small card: its kana in five columns, right to left. */
+export function torifuda(poem) {
+  return el("span", { class: "mini-card", lang: "ja" }, ...columns(poem).map((c) => el("span", { text: c })));
+}
+
+/** Turn `face` into this poem's small card, reusing its five column spans. */
+function drawTorifuda(face, poem) {
+  if (!face.classList.contains("mini-card")) {
+    face.className = "option-face mini-card";
+    face.lang = "ja";
+    face.replaceChildren(...Array.from({ length: 5 }, () => el("span")));
+  }
+  columns(poem).forEach((c, i) => { face.children[i].textContent = c; });
 }
 
 // Focus moves on the next frame: focusing now would force a layout of the whole page inside
@@ -99,21 +113,38 @@ export function drawQuestion(q, byN, msg) {
   const poem = byN.get(q.n);
   const showKimariji = q.drill === "choose" || q.drill === "tori-type";
   $("drill-prompt").textContent = showKimariji ? msg.promptKimariji : msg.promptTori;
-  $("drill-question").replaceChildren(showKimariji ? el("span", { class: "big-kimariji", text: poem.kimariji }) : torifuda(poem));
+  const shown = $("drill-question");
+  const big = shown.firstElementChild;
+  if (showKimariji && big?.classList.contains("big-kimariji")) big.textContent = poem.kimariji;
+  else shown.replaceChildren(showKimariji ? el("span", { class: "big-kimariji", text: poem.kimariji }) : torifuda(poem));
   const options = $("drill-options");
   const typed = $("drill-typed");
   if (q.options) {
     typed.hidden = true;
     options.hidden = false;
-    options.replaceChildren(...q.options.map((n, i) => {
+    // The buttons stay and only their faces change: removing the focused button would make
+    // the browser find a new focus (a layout) inside the answer.
+    if (options.children.length !== q.options.length || options.dataset.drill !== q.drill) {
+      options.dataset.drill = q.drill;
+      options.replaceChildren(...q.options.map((_, i) => el("li", {}, el("button", { type: "button", class: "option", "aria-keyshortcuts": String(i + 1) },
+        el("span", { class: "option-key", text: String(i + 1) }), el("span", { class: "option-face" })))));
+    }
+    q.options.forEach((n, i) => {
       const other = byN.get(n);
-      const face = q.drill === "nagashi" ? el("span", { class: "option-kimariji", lang: "ja", text: other.kimariji }) : torifuda(other);
-      const button = el("button", { type: "button", class: "option", "data-poem": n, "aria-keyshortcuts": String(i + 1) },
-        el("span", { class: "option-key", text: String(i + 1) }), face);
-      button.setAttribute("aria-label", `${i + 1}: ${q.drill === "nagashi" ? other.kimariji : other.tori}`);
-      return el("li", {}, button);
-    }));
-    focusSoon(options.querySelector("button"));
+      const button = options.children[i].firstChild;
+      const nagashi = q.drill === "nagashi";
+      button.dataset.poem = n;
+      button.classList.remove("is-answer");
+      button.setAttribute("aria-label", `${i + 1}: ${nagashi ? other.kimariji : other.tori}`);
+      const face = button.lastChild;
+      if (nagashi) {
+        face.className = "option-face option-kimariji";
+        face.textContent = other.kimariji;
+      } else {
+        drawTorifuda(face, other);
+      }
+    });
+    if (!options.contains(document.activeElement)) focusSoon(options.querySelector("button"));
   } else {
     options.hidden = true;
     options.replaceChildren();
