@@ -19,15 +19,16 @@ DEFAULT_GAMES = 1000  # per pair of levels
 DEFAULT_SEED = 1
 
 
-def write_table(table: Mapping[str, Any], path: Path = FIGURES_PATH) -> None:
+def write_table(table: Mapping[str, Any], path: Path | None = None) -> None:
+    path = path or FIGURES_PATH
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(table, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     load_table.cache_clear()
 
 
 @cache
-def load_table(path: Path = FIGURES_PATH) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))
+def load_table(path: Path | None = None) -> dict[str, Any]:
+    return json.loads((path or FIGURES_PATH).read_text(encoding="utf-8"))
 
 
 def seconds(ms: float) -> str:
