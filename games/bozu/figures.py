@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from gamekit.stored import Stored
 from games.bozu import sim
 from games.bozu.rules import Rules, all_rules
 
@@ -90,7 +91,7 @@ def figures_for(settings: Mapping[str, Any] | None) -> dict[str, Any]:
 
 # --- the tips' seat-order figure: several seeds of the site's own default game ----------------
 
-SEAT_RUNS_PATH = FIGURES_PATH.parent / "seat_runs.json"
+SEAT_RUNS = Stored(FIGURES_PATH.parent / "seat_runs.json")
 DEFAULT_RUNS = 5
 
 
@@ -112,12 +113,5 @@ def seat_runs(games: int, seed: int, runs: int, rules: Rules | None = None) -> d
     }
 
 
-def write_seat_runs(table: Mapping[str, Any], path: Path | None = None) -> None:
-    path = path or SEAT_RUNS_PATH
-    path.write_text(json.dumps(table, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    load_seat_runs.cache_clear()
-
-
-@cache
-def load_seat_runs(path: Path | None = None) -> dict[str, Any]:
-    return json.loads((path or SEAT_RUNS_PATH).read_text(encoding="utf-8"))
+load_seat_runs = SEAT_RUNS.load
+write_seat_runs = SEAT_RUNS.write

@@ -8,27 +8,17 @@ Pure Python, no Django.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
-from typing import Any
 
-FIGURES_PATH = Path(__file__).resolve().parent / "data" / "ladder.json"
+from gamekit.stored import Stored
+
+STORED = Stored(Path(__file__).resolve().parent / "data" / "ladder.json")
 DEFAULT_GAMES = 1000  # per pair of levels
 DEFAULT_SEED = 1
 
 
-def write_table(table: Mapping[str, Any], path: Path | None = None) -> None:
-    path = path or FIGURES_PATH
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(table, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    load_table.cache_clear()
-
-
-@cache
-def load_table(path: Path | None = None) -> dict[str, Any]:
-    return json.loads((path or FIGURES_PATH).read_text(encoding="utf-8"))
+load_table = STORED.load
+write_table = STORED.write
 
 
 def seconds(ms: float) -> str:

@@ -51,15 +51,16 @@ def test_calm_peeks_once_the_danger_reaches_a_quarter_and_escapes_known_bombs(be
 
 @pytest.fixture
 def small_table(tmp_path, monkeypatch):
-    monkeypatch.setattr(figures, "FIGURES_PATH", tmp_path / "cpu.json")
-    figures.load_table.cache_clear()
+    monkeypatch.setattr(figures.STORED, "path", tmp_path / "cpu.json")
+    figures.STORED.forget()
     out = io.StringIO()
     call_command(
         "bakudan_stats", "--games", "5", "--players", "3", "--table-games", "20",
         "--seed", "4", "--write", stdout=out,
     )  # fmt: skip
     yield figures.load_table(), out.getvalue()
-    figures.load_table.cache_clear()
+    monkeypatch.undo()
+    figures.STORED.forget()
 
 
 def _percent(share: float) -> str:

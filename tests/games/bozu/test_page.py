@@ -74,7 +74,7 @@ def test_seat_order_sentence_states_this_sites_measured_range(pages):
 
 def test_the_stored_seat_runs_are_what_bozu_stats_writes(tmp_path, monkeypatch):
     runs = figures.load_seat_runs()
-    monkeypatch.setattr(figures, "SEAT_RUNS_PATH", tmp_path / "runs.json")
+    monkeypatch.setattr(figures.SEAT_RUNS, "path", tmp_path / "runs.json")
     call_command("bozu_stats", "--runs", "2", "--games", "2000", "--seed", "5", "--write",
                  stdout=io.StringIO())  # fmt: skip
     small = json.loads((tmp_path / "runs.json").read_text())
@@ -82,7 +82,8 @@ def test_the_stored_seat_runs_are_what_bozu_stats_writes(tmp_path, monkeypatch):
     # The stored file replays: its first seed gives its first run exactly.
     replay = figures.seat_runs(runs["games"], runs["seed"], 1)
     assert replay["sole_first"][0] == runs["sole_first"][0]
-    figures.load_seat_runs.cache_clear()
+    monkeypatch.undo()
+    figures.SEAT_RUNS.forget()
 
 
 def test_chinese_page_uses_one_set_of_terms(pages):

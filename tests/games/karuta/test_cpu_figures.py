@@ -24,9 +24,10 @@ def _ladder_json(*args: str) -> dict:
 @pytest.fixture
 def small_table(tmp_path, monkeypatch):
     """The command run small and written to a file of its own, which the pages then read."""
-    monkeypatch.setattr(figures, "FIGURES_PATH", tmp_path / "ladder.json")
+    monkeypatch.setattr(figures.STORED, "path", tmp_path / "ladder.json")
     yield _ladder_json("--games", str(SMALL_GAMES), "--seed", "3", "--write")
-    figures.load_table.cache_clear()
+    monkeypatch.undo()
+    figures.STORED.forget()
 
 
 def _seconds(ms: float) -> str:

@@ -129,4 +129,4 @@ class Command(BaseCommand):
         )
         if write:
             figures.write_table(table)
-            out(f"Wrote {figures.FIGURES_PATH}")
+            out(f"Wrote {figures.STORED.path}")

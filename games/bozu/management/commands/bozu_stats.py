@@ -110,4 +110,4 @@ class Command(BaseCommand):
         write(f"every seat, every run: {table['low']:.2%} to {table['high']:.2%}")
         if options["write"]:
             stored.write_seat_runs(table)
-            write(f"Wrote {stored.SEAT_RUNS_PATH}")
+            write(f"Wrote {stored.SEAT_RUNS.path}")

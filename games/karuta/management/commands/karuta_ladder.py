@@ -30,7 +30,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--write",
             action="store_true",
-            help=f"also write the figures the pages state ({figures.FIGURES_PATH.name})",
+            help=f"also write the figures the pages state ({figures.STORED.path.name})",
         )
         parser.add_argument(
             "--engine", action="store_true", help="play through the engine instead of the simulator"
