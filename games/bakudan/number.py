@@ -5,7 +5,7 @@ without it, in any case):
 
 - The rules' short form ``SPT-SS``, e.g. their own example ``A3N-1K``: a 3-player table
   with calm CPUs. Five symbols, a 15-bit seed, no check symbol.
-- The long, checked form ``SPT-SSSC``, e.g. ``A3N-1K7Q``: a 20-bit seed and a check symbol.
+- The long, checked form ``SPT-SSSC``, e.g. ``A3N-1K02``: a 20-bit seed and a check symbol.
   This is the form the site writes (the result screen, game links). A short number is the
   long one whose last seed symbol is 0: ``A3N-1K`` deals as ``A3N-1K0`` plus its check
   symbol (``A3N-1K02``), the spelling it is rewritten in once it is read.
@@ -141,7 +141,7 @@ def decode(text: str) -> GameNumber:
         raise GameNumberError(
             "length",
             f"a game number has {SHORT_LENGTH} characters (like A3N-1K) or {LENGTH} "
-            f"(like A3N-1K7Q), this one has {len(symbols)}",
+            f"(like A3N-1K02), this one has {len(symbols)}",
         )
     bad = [ch for ch in symbols if ch not in VALUE]
     if bad:

@@ -14,7 +14,7 @@ How a CPU plays a reading (the model; `sim.py` draws the same model in NumPy):
    shown (a `patient` level waits for the reader to finish it, the held last kana
    included), and it needs `recall_ms` (0.5–1.5×) on top of its reaction to recall how
    the poem goes on. 入門 has learnt none and is patient, so each of its touches comes at
-   least `reaction_min_ms + recall_ms / 2` after the upper verse has ended.
+   least `reaction_min_ms` after the upper verse has ended.
    The player's form in this game (`form_factor`, drawn once per game) scales its
    reaction, hesitation, recall and movement and how many of its learnt poems it recalls.
 2. **Reaching the card**: movement by where the card lies. On its own side the lower row

@@ -119,9 +119,8 @@ class Outcome:
     reach_n: np.ndarray
     otetsuki: np.ndarray
     readings: np.ndarray
-    touches: list[
-        tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-    ]  # (game, seat, decided, verse end)
+    # Per reading and seat: (game, seat, t − deciding kana, t − end of the upper verse).
+    touches: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
 
 
 class Reading(NamedTuple):
@@ -339,7 +338,9 @@ def _add(ladder: Ladder, seats: np.ndarray, out: Outcome) -> None:
             pick = levels == level
             ladder.after_decided.setdefault(str(level), []).extend(decided[pick].tolist())
             ladder.after_verse.setdefault(str(level), []).extend(verse[pick].tolist())
-        games.append(game), seat_of.append(seat), decided_all.append(decided)
+        games.append(game)
+        seat_of.append(seat)
+        decided_all.append(decided)
     if not games:
         return
     key = np.concatenate(games) * 2 + np.concatenate(seat_of)  # one group per game and seat
