@@ -55,7 +55,9 @@ def _describe(level: str) -> str:
     params = cpu.LEVELS[level]
     knows_none = params.learnt_rate == params.own_learnt_rate == 0
     after, figure = ("after_verse", AFTER_VERSE) if knows_none else ("after_decided", AFTER_DECIDED)
-    return f"{LEVEL_DESCRIPTIONS[level]} {figure % figures.touch_seconds(level, after)}"
+    speed = figure % figures.touch_seconds(level, after)
+    # Two sentences, joined as the language joins them (no space in Japanese or Chinese).
+    return _("%(level)s %(speed)s") % {"level": LEVEL_DESCRIPTIONS[level], "speed": speed}
 
 
 describe_level = lazy(_describe, str)
