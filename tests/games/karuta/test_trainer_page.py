@@ -102,3 +102,9 @@ def test_modulepreload_lists_every_module_the_page_imports():
             target = (static / module).parent / spec
             todo.append(str(target.resolve().relative_to(static)))
     assert sorted(MODULES) == sorted(seen)
+
+
+@pytest.mark.parametrize(("prefix", "lang"), LANGUAGES)
+def test_karuta_page_links_to_the_trainer(client, prefix, lang):
+    html = client.get(f"{prefix}karuta/").content.decode()
+    assert f'href="{prefix}karuta/trainer/"' in html
