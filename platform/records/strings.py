@@ -1,0 +1,38 @@
+"""The record page's texts for its scripts (json_script: nothing in them breaks the page)."""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+
+def page_strings() -> dict[str, str]:
+    return {
+        "position": _("Move {n} of {total}"),
+        "start": pgettext("record step", "The deal"),
+        "pause": _("Pause"),
+        "autoplay": _("Autoplay"),
+        "copied": _("Link copied."),
+        "copyFailed": _("Copy the address above."),
+        "out": _("{who} is out."),
+        "resign": _("{who} resigned."),
+        "leave": _("{who} left."),
+        "refused": _("{who}: a touch the judge refused."),
+        "hand": _("Hand of {who}"),
+        "deck": _("Deck, from the top"),
+        "discard": _("Discard pile"),
+        "empty": _("empty"),
+        "taken": _("Cards taken by {who}"),
+        "side": _("Side of {who}"),
+        "field": _("Cards on the field"),
+        "reading": _("Reading {n}"),
+        "nobody": _("nobody"),
+        "seconds": _("{s} s"),
+        "handsChart": _("Cards in hand over the game"),
+        "takesChart": _("Take times over the game"),
+        "drawAxis": _("draw"),
+        "readingAxis": _("reading"),
+        "missed": _("missed"),
+        "tableCards": _("On the table"),
+        "handSizes": _("Cards in hand"),
+        "placed": _("bomb put back"),
+        "peeked": _("peek"),
+    }
