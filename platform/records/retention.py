@@ -35,13 +35,12 @@ def abandoned_hours() -> int:
 
 
 def expired(now: datetime) -> Q:
-    """The matches due for deletion at `now`: finished ones whose last change is at least
-    the retention period old and that nobody keeps past now, and rooms that never started."""
-    finished = Q(status=Match.Status.FINISHED, updated__lte=now - timedelta(days=retention_days()))
-    kept = Q(record__keep_until__gt=now)
-    abandoned = Q(
-        status=Match.Status.WAITING, updated__lte=now - timedelta(hours=abandoned_hours())
-    )
+    """The matches due for deletion at `now`: finished ones whose last change is older than
+    the retention period (exactly that old: kept) and that nobody keeps past now, and rooms
+    that never started, older than their own limit."""
+    finished = Q(status=Match.Status.FINISHED, updated__lt=now - timedelta(days=retention_days()))
+    kept = Q(record__keep_until__gte=now)  # kept to the second, inclusive
+    abandoned = Q(status=Match.Status.WAITING, updated__lt=now - timedelta(hours=abandoned_hours()))
     return (finished & ~kept) | abandoned
 
 
