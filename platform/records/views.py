@@ -20,6 +20,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST, require_safe
 
 import gamekit
+from gamekit import colour_label
 from matches import services
 from matches.consumers import SEAT_COOKIE
 from records import preview, retention, store
@@ -90,6 +91,10 @@ def page(request: HttpRequest, record_id: str) -> HttpResponse:
         "replay": reverse("records:json", args=[record.pk]),
         "you": seats,
         "game_url": game.url,
+        "seats": [
+            {"index": s.index, "colour": s.colour, "label": colour_label(s.colour), "kind": s.kind}
+            for s in match.seats.order_by("index")
+        ],
     }
     response = render(
         request,
