@@ -28,11 +28,6 @@ def page_strings() -> dict[str, str]:
         "seconds": _("%(s)s s"),
         "handsChart": _("Cards in hand over the game"),
         "takesChart": _("Take times over the game"),
-        "drawAxis": _("draw"),
-        "readingAxis": _("reading"),
         "missed": _("missed"),
         "tableCards": _("On the table"),
-        "handSizes": _("Cards in hand"),
-        "placed": _("bomb put back"),
-        "peeked": _("peek"),
     }

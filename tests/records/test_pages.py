@@ -141,3 +141,34 @@ def test_only_a_seat_of_that_match_may_delete_or_keep_its_record(monkeypatch):
     assert gone.json() == {"deleted": True}
     assert not Match.objects.filter(pk=match.id).exists()
     assert Client().get(address).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("prefix", "phrases"),
+    [
+        ("/", ["対局の記録", "30 日後", "365 日", "席のトークン"]),
+        ("/en/", ["Match records", "30 days after", "365 days", "no seat tokens"]),
+        ("/zh-hans/", ["对局记录", "30 天", "365 天", "座位令牌"]),
+    ],
+)
+def test_the_privacy_page_says_what_a_record_holds_and_how_long(prefix, phrases):
+    html = Client().get(f"{prefix}privacy/").content.decode()
+    for phrase in phrases:
+        assert phrase in html, phrase
+
+
+@pytest.mark.parametrize(
+    ("language", "phrases"),
+    [
+        ("ja", ["対局の記録", "最初", "リンクをコピー"]),
+        ("en", ["a match record", "First", "Copy link"]),
+        ("zh-hans", ["对局记录", "最初", "复制链接"]),
+    ],
+)
+def test_the_record_page_in_each_language(language, phrases, monkeypatch):
+    match, _token, _other = finish(monkeypatch, "bozu", {"players": 2})
+    address = open_record(Client(), match)["Location"]
+    html = Client().get(address, headers={"accept-language": language}).content.decode()
+    assert f'<html lang="{language}">' in html
+    for phrase in phrases:
+        assert phrase in html, phrase
