@@ -54,7 +54,7 @@ def draw(record: Record) -> bytes:
         y += 64
     pen.text((80, SIZE[1] - 92), site, font=font(32), fill=MUTED)
     out = io.BytesIO()
-    image.save(out, "PNG", optimize=True)
+    image.save(out, "PNG")
     return out.getvalue()
 
 

@@ -131,7 +131,7 @@ def export(request: HttpRequest, record_id: str) -> HttpResponse:
     else:
         response = HttpResponse(gzip.decompress(packed), content_type="application/json")
     response["Content-Disposition"] = f'inline; filename="record-{record.pk}.json"'
-    response["Cache-Control"] = "public, max-age=3600"
+    response["Cache-Control"] = "private, max-age=300"  # a deleted record goes soon
     patch_vary_headers(response, ("Accept-Encoding",))
     return response
 

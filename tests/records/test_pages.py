@@ -172,3 +172,38 @@ def test_the_record_page_in_each_language(language, phrases, monkeypatch):
     assert f'<html lang="{language}">' in html
     for phrase in phrases:
         assert phrase in html, phrase
+
+
+def test_a_log_todays_engine_cannot_replay_says_so_clearly(monkeypatch):
+    """A match stored before a rule change: its record says it cannot be replayed, and the
+    page still opens (with that message) instead of failing."""
+    from matches.models import Action
+
+    match, _token, _other = finish(monkeypatch, "bozu", {"players": 2})
+    row = Action.objects.filter(match=match, kind="game").order_by("seq").first()
+    Action.objects.filter(pk=row.pk).update(action={"type": "an old move"})
+    address = open_record(Client(), match)["Location"]
+    document = Client().get(f"{address}record.json").json()
+    assert document["replayable"] is False
+    assert "steps" not in document and document["reason"]
+    page = Client().get(address)
+    assert page.status_code == 200 and "data-replay-error" in page.content.decode()
+
+
+def test_a_stored_replay_of_an_older_schema_is_rebuilt_from_the_log(monkeypatch):
+    from records import models, replay
+
+    match, _token, _other = finish(monkeypatch, "bozu", {"players": 2})
+    address = open_record(Client(), match)["Location"]
+    first = Client().get(f"{address}record.json").json()
+    calls = []
+    real = replay.build
+    monkeypatch.setattr(replay, "build", lambda m: calls.append(1) or real(m))
+    assert Client().get(f"{address}record.json").json() == first
+    assert calls == []  # built once, then read as stored
+    monkeypatch.setattr(models, "REPLAY_VERSION", models.REPLAY_VERSION + 1)
+    from records import store
+
+    monkeypatch.setattr(store, "REPLAY_VERSION", models.REPLAY_VERSION)
+    assert Client().get(f"{address}record.json").json() == first
+    assert calls == [1]
