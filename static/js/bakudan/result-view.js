@@ -8,7 +8,7 @@ import { showRecordLink } from "../records/link.js";
 
 const $ = (root, sel) => root.querySelector(sel);
 
-export class ResultScreen {
+export class ResultView {
   constructor(root, S, { seatName, isCpu, onInviteAgain }) {
     this.root = root;
     this.S = S;
