@@ -99,3 +99,22 @@ def test_a_karuta_record_shows_the_take_time_chart_on_a_phone(karuta_match, asgi
     assert watched.axe_violations() == []
     assert not watched.errors
     context.close()
+
+
+@pytest.fixture
+def bozu_match(transactional_db, monkeypatch):
+    return finished(monkeypatch, "bozu", {"players": 2})
+
+
+def test_the_result_screen_links_to_the_record(bozu_match, asgi_server, watched):
+    page = watched.page
+    page.goto(f"{asgi_server.url}/play/{bozu_match.id}/")
+    link = page.locator("[data-result] [data-record-link]")
+    link.wait_for(state="visible", timeout=20_000)
+    link.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/records/*/")
+    page.wait_for_function("document.body.dataset.recordReady === 'true'")
+    assert str(bozu_match.id) not in page.url
+    assert page.locator("[data-chart=hands] svg.line-chart").count() == 1
+    assert not watched.errors
