@@ -69,7 +69,8 @@ def test_the_record_lives_at_its_own_address_and_holds_no_token_or_invite(monkey
     body = page.content.decode()
     export = Client().get(f"{address}record.json")
     exported = export.content.decode()
-    for secret in (token, other, match.invite_code, str(match.id), match.id.hex):
+    hashes = [seat.token_hash for seat in match.seats.all()]
+    for secret in (token, other, match.invite_code, str(match.id), match.id.hex, *hashes):
         assert secret not in body and secret not in exported
     assert 'name="twitter:card" content="summary_large_image"' in body
     assert re.search(

@@ -24,6 +24,10 @@ CASES = [
     ("karuta", "cpu", {"mode": "competitive", **KARUTA_FAST}),
     ("karuta", "cpu", {"mode": "chirashi", "players": 3, **KARUTA_FAST}),
     ("karuta", "solo", {"mode": "solo", **KARUTA_FAST}),
+    ("bozu", "friend", {"players": 3}),
+    ("bakudan", "friend", {"players": 2}),
+    ("karuta", "friend", {"mode": "competitive", **KARUTA_FAST}),
+    ("karuta", "friend", {"mode": "chirashi", "players": 2, **KARUTA_FAST}),
 ]
 
 
@@ -34,6 +38,9 @@ def instant_cpu(settings):
 
 def finished(slug, mode, game_settings, seed, monkeypatch):
     match, _token = services.create_match(slug, game_settings, mode)
+    if mode == "friend":  # every seat joins by the invitation; the last join starts it
+        for _seat in range(1, match.seats.count()):
+            services.join(match.invite_code)
     held = [s.index for s in match.seats.all() if not s.is_cpu]
     live = play_match(match.id, held, Clock(monkeypatch), seed)
     return Match.objects.get(pk=match.id), live
@@ -44,7 +51,7 @@ def as_json(value):
 
 
 @pytest.mark.parametrize(("slug", "mode", "game_settings"), CASES)
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(4))
 def test_replay_reaches_the_live_states(slug, mode, game_settings, seed, monkeypatch):
     match, live = finished(slug, mode, game_settings, seed, monkeypatch)
     game = gamekit.registry.get(slug)
