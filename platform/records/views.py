@@ -9,6 +9,7 @@ lets them delete the record or keep it longer, and it is not their seat token.
 from __future__ import annotations
 
 import gzip
+from functools import wraps
 from typing import Any
 
 from django.core import signing
@@ -144,42 +145,47 @@ def preview_image(request: HttpRequest, record_id: str) -> HttpResponse:
     return response
 
 
-def _owner_action(request: HttpRequest, record_id: str) -> Record:
-    record = _record_or_404(record_id)
-    if not owner_seats(request, record):
-        raise PermissionError
-    return record
+def seat_only(view):
+    """A POST for a seated player of the record's match only (403 for anyone else); the view
+    gets the record."""
+
+    @require_POST
+    @wraps(view)
+    def guarded(request: HttpRequest, record_id: str) -> HttpResponse:
+        record = _record_or_404(record_id)
+        if not owner_seats(request, record):
+            return _forbidden(request)
+        return view(request, record)
+
+    return guarded
 
 
-@require_POST
-def delete(request: HttpRequest, record_id: str) -> HttpResponse:
+def wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+@seat_only
+def delete(request: HttpRequest, record: Record) -> HttpResponse:
     """A seated player deletes the record now: the match, its log and the record go."""
-    try:
-        record = _owner_action(request, record_id)
-    except PermissionError:
-        return _forbidden(request)
     store.delete_now(record)
-    if "application/json" in request.headers.get("Accept", ""):
-        return JsonResponse({"deleted": True})
-    response = render(request, "records/deleted.html")
+    if wants_json(request):
+        response: HttpResponse = JsonResponse({"deleted": True})
+    else:
+        response = render(request, "records/deleted.html")
     response.delete_cookie(OWNER_COOKIE, path=record_path(record))
     return response
 
 
-@require_POST
-def keep(request: HttpRequest, record_id: str) -> HttpResponse:
+@seat_only
+def keep(request: HttpRequest, record: Record) -> HttpResponse:
     """A seated player keeps the record longer (up to RECORDS_KEEP_MAX_DAYS)."""
-    try:
-        record = _owner_action(request, record_id)
-    except PermissionError:
-        return _forbidden(request)
     store.keep_longer(record)
-    if "application/json" in request.headers.get("Accept", ""):
+    if wants_json(request):
         return JsonResponse({"keep_until": record.keep_until.isoformat()})
     return redirect(record_path(record))
 
 
 def _forbidden(request: HttpRequest) -> HttpResponse:
-    if "application/json" in request.headers.get("Accept", ""):
+    if wants_json(request):
         return JsonResponse({"code": "not_a_seat"}, status=403)
     return render(request, "records/forbidden.html", status=403)
