@@ -28,7 +28,7 @@ class Record(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     # A seated player asked to keep it past the usual retention (at most RECORDS_KEEP_MAX_DAYS).
     keep_until = models.DateTimeField(null=True, blank=True)
-    # The replay as served (zlib-compressed JSON) and the share preview (PNG): built once.
+    # The replay as served (gzip-compressed JSON) and the share preview (PNG): built once.
     replay = models.BinaryField(null=True, editable=False)
     replay_version = models.PositiveSmallIntegerField(default=0)
     preview = models.BinaryField(null=True, editable=False)
