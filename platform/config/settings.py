@@ -361,7 +361,7 @@ MATCHES_RELEASE_LEAD_MS = int(os.environ.get("MATCHES_RELEASE_LEAD_MS", 150))
 KARUTA_JUDGE = os.environ.get("KARUTA_JUDGE", "corrected")
 
 # Match records (platform/records, docs/records.md): a finished match and its record are
-# deleted this many days after the match's last change; a seated player may keep the record
+# deleted this many days after the match's last log line; a seated player may keep the record
 # up to RECORDS_KEEP_MAX_DAYS after it; rooms that never started go after
 # RECORDS_ABANDONED_HOURS.
 RECORDS_RETENTION_DAYS = int(os.environ.get("RECORDS_RETENTION_DAYS", 30))

@@ -1,5 +1,6 @@
 """Retention: finished matches (and so their records) live `RECORDS_RETENTION_DAYS` after
-their last change (the end, or a later "play again"), unless a seated player asked to keep
+their last log line (the end, or a later room line such as "play again"; not `Match.updated`,
+which a socket opening on the finished match moves on), unless a seated player asked to keep
 the record longer (`Record.keep_until`, at most `RECORDS_KEEP_MAX_DAYS`); rooms that never
 started are gone after `RECORDS_ABANDONED_HOURS`. A running match is never touched.
 
@@ -17,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from matches.models import Action, Match, Seat
@@ -34,11 +35,20 @@ def abandoned_hours() -> int:
     return int(settings.RECORDS_ABANDONED_HOURS)
 
 
+def ended_at(match: Match) -> datetime:
+    """When a finished match's log last moved: what its retention counts from."""
+    return Action.objects.get(match=match, seq=match.seq).created
+
+
 def expired(now: datetime) -> Q:
-    """The matches due for deletion at `now`: finished ones whose last change is older than
-    the retention period (exactly that old: kept) and that nobody keeps past now, and rooms
-    that never started, older than their own limit."""
-    finished = Q(status=Match.Status.FINISHED, updated__lt=now - timedelta(days=retention_days()))
+    """The matches due for deletion at `now`: finished ones whose last log line is older
+    than the retention period (exactly that old: kept) and that nobody keeps past now, and
+    rooms that never started, untouched for longer than their own limit."""
+    cutoff = now - timedelta(days=retention_days())
+    # The line at the match's own seq: one lookup in the (match, seq) index per match.
+    last = Action.objects.filter(match=OuterRef("pk"), seq=OuterRef("seq"), created__lt=cutoff)
+    ended_before = Exists(last)
+    finished = Q(status=Match.Status.FINISHED) & ended_before
     kept = Q(record__keep_until__gte=now)  # kept to the second, inclusive
     abandoned = Q(status=Match.Status.WAITING, updated__lt=now - timedelta(hours=abandoned_hours()))
     return (finished & ~kept) | abandoned
@@ -66,7 +76,9 @@ def purge(now: datetime | None = None) -> dict[str, int]:
     matches = actions = 0
     while True:
         with transaction.atomic():
-            candidates = Match.objects.filter(expired(now)).order_by()
+            # Oldest first (every line also moves `updated`): a run reaches the expired
+            # matches before the recent ones it would only have to look at and pass.
+            candidates = Match.objects.filter(expired(now)).order_by("status", "updated")
             if connection.features.has_select_for_update_skip_locked:
                 candidates = candidates.select_for_update(skip_locked=True, of=("self",))
             ids = list(candidates.values_list("pk", flat=True)[:BATCH])

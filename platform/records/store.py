@@ -84,7 +84,9 @@ def keep_max_days() -> int:
 
 def keep_longer(record: Record) -> Record:
     """Keep the record (and its match) until `RECORDS_KEEP_MAX_DAYS` after the match ended."""
-    until = record.match.updated + timedelta(days=keep_max_days())
+    from records.retention import ended_at
+
+    until = ended_at(record.match) + timedelta(days=keep_max_days())
     record.keep_until = until
     Record.objects.filter(pk=record.pk).update(keep_until=record.keep_until)
     return record

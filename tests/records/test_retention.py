@@ -32,6 +32,8 @@ def instant_cpu(settings):
 def finished_match(monkeypatch, ended, slug="bozu"):
     match, _token = services.create_match(slug, {"players": 2}, "hotseat")
     play_match(match.id, [0, 1], Clock(monkeypatch), seed=1)
+    match = Match.objects.get(pk=match.id)
+    Action.objects.filter(match=match).update(created=ended)  # its log, the end included
     Match.objects.filter(pk=match.id).update(updated=ended)
     return Match.objects.get(pk=match.id)
 
@@ -68,13 +70,23 @@ def test_the_boundary_is_exact_to_the_second(monkeypatch):
     assert retention.purge(now) == {"matches": 0, "actions": 0}  # idempotent
 
 
+def test_the_clock_runs_from_the_last_move_not_from_later_visits(monkeypatch):
+    """A socket opening on a finished match moves `Match.updated`; the record still goes
+    when its last log line is old enough, as the privacy page says."""
+    now = timezone.now()
+    old = finished_match(monkeypatch, now - timedelta(days=settings.RECORDS_RETENTION_DAYS + 1))
+    Match.objects.filter(pk=old.pk).update(updated=now)  # someone opened its page today
+    assert retention.purge(now)["matches"] == 1
+
+
 def test_a_kept_record_outlives_the_retention_up_to_its_date(monkeypatch):
     now = timezone.now()
     old = finished_match(monkeypatch, now - timedelta(days=100))
     record = store.for_match(old.pk)
     store.keep_longer(record)
     record.refresh_from_db()
-    assert record.keep_until == old.updated + timedelta(days=settings.RECORDS_KEEP_MAX_DAYS)
+    ended = Action.objects.get(match=old, seq=old.seq).created
+    assert record.keep_until == ended + timedelta(days=settings.RECORDS_KEEP_MAX_DAYS)
     assert retention.purge(now)["matches"] == 0
     assert retention.purge(record.keep_until)["matches"] == 0  # kept until then, inclusive
     assert retention.purge(record.keep_until + timedelta(seconds=1))["matches"] == 1
