@@ -45,10 +45,10 @@ def expired(now: datetime) -> Q:
     than the retention period (exactly that old: kept) and that nobody keeps past now, and
     rooms that never started, untouched for longer than their own limit."""
     cutoff = now - timedelta(days=retention_days())
-    # The line at the match's own seq: one lookup in the (match, seq) index per match.
-    last = Action.objects.filter(match=OuterRef("pk"), seq=OuterRef("seq"), created__lt=cutoff)
-    ended_before = Exists(last)
-    finished = Q(status=Match.Status.FINISHED) & ended_before
+    # The line at the match's own seq: one lookup in the (match, seq) index per match (a
+    # finished match without it, which a whole log never is, has nothing to keep either).
+    recent = Action.objects.filter(match=OuterRef("pk"), seq=OuterRef("seq"), created__gte=cutoff)
+    finished = Q(status=Match.Status.FINISHED) & ~Exists(recent)
     kept = Q(record__keep_until__gte=now)  # kept to the second, inclusive
     abandoned = Q(status=Match.Status.WAITING, updated__lt=now - timedelta(hours=abandoned_hours()))
     return (finished & ~kept) | abandoned
