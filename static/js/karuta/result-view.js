@@ -9,6 +9,7 @@ import { COLOURS } from "./controller.js";
 import { slowestPoems, soloChartSvg, soloFigures } from "./stats.js";
 import { celebrate } from "../celebrate.js";
 import { offerReview } from "../trainer/from-play.js";
+import { showRecordLink } from "../records/link.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -54,6 +55,7 @@ export class ResultView {
     box.classList.toggle("won", won);
     const first = box.hidden;
     box.hidden = false;
+    showRecordLink(box);
     if (first) {
       box.focus({ preventScroll: true });
       box.scrollIntoView({ block: "nearest" });
