@@ -8,7 +8,7 @@ import { numberLink } from "./outcome.js";
 const $ = (root, sel) => root.querySelector(sel);
 
 export class ResultView {
-  constructor(root, S, { seatName, isCpu, onInviteAgain }) {
+  constructor(root, S, { seatName, isCpu }) {
     this.root = root;
     this.S = S;
     this.seatName = seatName;
@@ -16,7 +16,6 @@ export class ResultView {
     this.link = null;
     this.shownFor = null; // "out" | "final": focus moves here once per stage
     $(root, "[data-copy-link]").addEventListener("click", () => this.copy());
-    $(root, "[data-invite-again]").addEventListener("click", onInviteAgain);
   }
 
   hide() {
