@@ -7,6 +7,7 @@ import { fmt } from "../text.js";
 import { secs } from "./clock.js";
 import { slowestPoems, soloChartSvg, soloFigures } from "./stats.js";
 import { celebrate } from "../celebrate.js";
+import { showRecordLink } from "../records/link.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -71,6 +72,7 @@ export class ResultView {
     box.classList.toggle("won", won);
     const first = box.hidden;
     box.hidden = false;
+    showRecordLink(box);
     if (first) {
       box.focus({ preventScroll: true });
       box.scrollIntoView({ block: "nearest" });
