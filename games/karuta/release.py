@@ -13,17 +13,73 @@ Times: `elapsed` is ms since the state began (the frame's `at`); the view's read
   the upper verse's `end`, `close`, the lower verse's `end` and `again`) once the deciding
   kana is (its time minus the lead);
 - other seats' touches once their time is reached (no lead), and a seat counts as done
-  (and leaves `to_act`) once the touch that finished it is.
+  (and leaves `to_act`) once the touch that finished it is;
+- the reading voice's clips (`voice`: which clip plays when, docs/voice.md "Playback"):
+  an upper-verse clip with its first kana (its time minus the lead), a lower-verse clip
+  once the poem is known; the preamble's clips from the start.
 What stays public from the start: the reading's number, the previous poem and the
 preamble (already read), who is active or sits out, `unit` (the pace), `t0`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
+from games.karuta import options
 from poems import catalogue
+
+# Clip parts voicing what is public from the reading's start (already read, or always the same).
+PREAMBLE_PARTS = frozenset({"joka", "joka_shimo", "shimo"})
+# Clip parts voicing the read poem's lower verse: released once the poem is.
+LOWER_PARTS = frozenset({"shimo_read", "shimo_again"})
+
+# (mode, poem, prev, pace, lower_reads) -> the reading's clips in play order (voice.Clip-like).
+ClipSource = Callable[[str, int, int | None, str, int], Sequence[Any]]
+
+
+@cache
+def _voice_clips(mode: str, poem: int, prev: int | None, pace: str, lower_reads: int) -> tuple:
+    """The reading's clips from the built voice, () where there is none (an unvoiced pace,
+    or the clips not built): the reading then goes on as text."""
+    from games.karuta import voice  # imported here: the views of games without it stay cheap
+
+    if pace not in voice.PACES or not voice.available():
+        return ()
+    return tuple(voice.reading_clips(mode, poem, prev, pace, lower_reads))
+
+
+def _clip_released(clip: Any, kami_t: Sequence[int], due: int, known: bool) -> bool:
+    if clip.part in PREAMBLE_PARTS:
+        return True
+    if clip.part == "kami":
+        return kami_t[clip.first_kana] <= due
+    if clip.part in LOWER_PARTS:
+        return known
+    return False  # a part this module does not know is never sent
+
+
+def voice(view: Mapping[str, Any], due: int, known: bool, clips_of: ClipSource) -> list[dict]:
+    """The clips released when the reading's clock + the lead reads `due`, in play order."""
+    r = view["reading"]
+    pace = view["settings"].get("pace")
+    if not isinstance(pace, str):
+        return []  # a custom pace is not voiced
+    lower_reads = options.lower_reads(view["settings"])
+    clips = clips_of(view["mode"], r["poem"], r["prev"], pace, lower_reads)
+    return [
+        {
+            "id": clip.id,
+            "file": clip.file,
+            "part": clip.part,
+            "start": clip.start,
+            "duration": clip.duration,
+            "onsets": list(clip.onsets),
+        }
+        for clip in clips
+        if _clip_released(clip, r["kami"]["t"], due, known)
+    ]
 
 
 def _finished_at(r: Mapping[str, Any], mode: str, seat: int) -> int | None:
@@ -46,8 +102,11 @@ def _shimo_said(poem: int) -> list[str]:
     return said
 
 
-def released(view: Mapping[str, Any], elapsed: int, lead: int) -> dict[str, Any]:
-    """The view as released `elapsed` ms after its state began."""
+def released(
+    view: Mapping[str, Any], elapsed: int, lead: int, clips_of: ClipSource = _voice_clips
+) -> dict[str, Any]:
+    """The view as released `elapsed` ms after its state began (`clips_of`: where the
+    reading's voice clips come from; tests pass a fake)."""
     r = view.get("reading")
     if r is None:
         return dict(view)
@@ -78,6 +137,7 @@ def released(view: Mapping[str, Any], elapsed: int, lead: int) -> dict[str, Any]
         "end": kami["end"] if known else None,
         "close": r["close"] if known else None,
         "shimo": None,
+        "voice": voice(view, due, known, clips_of),
     }
     shimo = r.get("shimo")
     if shimo is not None:
