@@ -146,7 +146,7 @@ class Karuta(gamekit.Game):
 
     def released_view(self, view: dict[str, Any], elapsed_ms: int, lead_ms: int) -> dict[str, Any]:
         shown = release.released(view, elapsed_ms, lead_ms)
-        for clip in (shown.get("reading") or {}).get("voice", ()):
+        for clip in [*(shown.get("reading") or {}).get("voice", ()), *shown["voice_next"]]:
             clip["url"] = clip_url(clip.pop("file"))
         return shown
 

@@ -16,7 +16,9 @@ Times: `elapsed` is ms since the state began (the frame's `at`); the view's read
   (and leaves `to_act`) once the touch that finished it is;
 - the reading voice's clips (`voice`: which clip plays when, docs/voice.md "Playback"):
   an upper-verse clip with its first kana (its time minus the lead), a lower-verse clip
-  once the poem is known; the preamble's clips from the start.
+  once the poem is known; the preamble's clips from the start; and `voice_next`, the
+  clips the next reading opens with (the 序歌 while memorising, the read poem's lower
+  verse once it is known), to be fetched ahead.
 What stays public from the start: the reading's number, the previous poem and the
 preamble (already read), who is active or sits out, `unit` (the pace), `t0`.
 """
@@ -102,6 +104,29 @@ def _shimo_said(poem: int) -> list[str]:
     return said
 
 
+def _entry(clip: Any) -> dict[str, Any]:
+    return {"id": clip.id, "file": clip.file, "part": clip.part}
+
+
+def voice_next(view: Mapping[str, Any], known: bool, clips_of: ClipSource) -> list[dict]:
+    """The public clips the next reading opens with, so a page can fetch them before that
+    reading's state begins (its preamble is due the moment it does): while memorising, the
+    序歌 (always the same); once the poem is known, its lower verse (read next)."""
+    pace = view["settings"].get("pace")
+    if not isinstance(pace, str):
+        return []
+    r = view.get("reading")
+    if r is None:
+        if view["mode"] != "competitive" or view["phase"] != "memorise":
+            return []
+        clips = clips_of(view["mode"], 1, 0, pace, 1)  # any poem: only the preamble is kept
+    elif known:
+        clips = clips_of(view["mode"], r["poem"], r["poem"], pace, 1)
+    else:
+        return []
+    return [_entry(clip) for clip in clips if clip.part in PREAMBLE_PARTS]
+
+
 def released(
     view: Mapping[str, Any], elapsed: int, lead: int, clips_of: ClipSource = _voice_clips
 ) -> dict[str, Any]:
@@ -109,7 +134,9 @@ def released(
     reading's voice clips come from; tests pass a fake)."""
     r = view.get("reading")
     if r is None:
-        return dict(view)
+        shown = dict(view)
+        shown["voice_next"] = voice_next(view, False, clips_of)
+        return shown
     now = elapsed - r["t0"]
     due = now + lead  # what is due by then is sent now
     known = r["decided"] <= due
@@ -153,6 +180,7 @@ def released(
         }
     shown = dict(view)
     shown["reading"] = out
+    shown["voice_next"] = voice_next(view, known, clips_of)
     if view["phase"] == "reading":
         shown["to_act"] = [s for s in r["active"] if s not in done]
     return shown

@@ -45,8 +45,9 @@ def readings(mode: str, seed: int, count: int = 6):
             card = rng.choice([r["poem"]] if r["poem"] in cards and rng.random() < 0.7 else cards)
             t = rng.randint(r["decided"], r["close"])
             state, _ = engine.apply(state, seat, {"type": "touch", "card": card, "t": t})
-        while state["phase"] == "reading" and engine.to_act(state):
-            state, _ = engine.apply(state, engine.to_act(state)[0], {"type": "pass"})
+            number = r["number"]
+            while state["phase"] == "reading" and state["reading"]["number"] == number:
+                state, _ = engine.apply(state, engine.to_act(state)[0], {"type": "pass"})
         while state["phase"] == "send":
             sender = state["send"]["from"]
             card = engine.side_cards(state, sender)[0]
@@ -249,3 +250,64 @@ def test_the_two_readings_sound_alike_until_the_deciding_kana_and_a_per_poem_cli
         return voicefake.reading_clips(*args, per_poem=True)
 
     assert released(va, first, clips_of=leaky) != released(vb, first, clips_of=leaky)
+
+
+def taken_in_turn(mode, seed, count):
+    """The starts of `count` readings in a row, seat 0 taking each read card."""
+    pace = ["slow", "standard", "fast", "very_fast"][seed % 4]
+    settings = {"mode": mode, "players": 2, "memorise_seconds": 0, "pace": pace}
+    state = engine.new_state(settings, [{"is_cpu": False}] * 2, seed)
+    found = []
+    while state["phase"] != "over" and len(found) < count:
+        if state["phase"] == "reading":
+            found.append(engine.clone(state))
+            r = state["reading"]
+            if r["poem"] in engine.field_cards(state):
+                touch = {"type": "touch", "card": r["poem"], "t": r["decided"] + 300}
+                state, _ = engine.apply(state, 0, touch)
+            number = r["number"]
+            while state["phase"] == "reading" and state["reading"]["number"] == number:
+                state, _ = engine.apply(state, engine.to_act(state)[0], {"type": "pass"})
+        while state["phase"] == "send":
+            sender = state["send"]["from"]
+            card = engine.side_cards(state, sender)[0]
+            state, _ = engine.apply(state, sender, {"type": "send", "card": card})
+    return found
+
+
+@pytest.mark.parametrize("source", SOURCES)
+@pytest.mark.parametrize("mode", ["competitive", "chirashi"])
+def test_the_clips_the_next_reading_opens_with_are_named_once_public(mode, source):
+    """`voice_next`: nothing before the poem is known; from then on, exactly the preamble
+    clips the next reading will play (the read poem's lower verse)."""
+    clips_of = SOURCES[source]
+    compared = 0
+    for seed in range(4):
+        for state, after in itertools.pairwise(taken_in_turn(mode, seed, count=4)):
+            full, nxt = engine.view(state, None), engine.view(after, None)
+            r, n = full["reading"], nxt["reading"]
+            if n["number"] != r["number"] + 1:
+                continue
+            known_at = r["t0"] + r["decided"] - LEAD
+            assert released(full, known_at - 1, clips_of=clips_of)["voice_next"] == []
+            opens = released(nxt, 0, clips_of=clips_of)["reading"]["voice"]
+            public = [c for c in opens if c["part"] in release.PREAMBLE_PARTS]
+            assert public and public[0]["part"] == "shimo"
+            ahead = released(full, known_at, clips_of=clips_of)["voice_next"]
+            assert [c["id"] for c in ahead] == [c["id"] for c in public]
+            compared += 1
+    assert compared >= 10
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_while_memorising_the_joka_is_named_ahead(source):
+    clips_of = SOURCES[source]
+    settings = {"mode": "competitive", "players": 2, "memorise_seconds": 60, "pace": "fast"}
+    state = engine.new_state(settings, [{"is_cpu": False}] * 2, 5)
+    assert state["phase"] == "memorise"
+    ahead = released(engine.view(state, 0), 0, clips_of=clips_of)["voice_next"]
+    for seat in (0, 1):
+        state, _ = engine.apply(state, seat, {"type": "ready"})
+    opens = released(engine.view(state, 0), 0, clips_of=clips_of)["reading"]["voice"]
+    assert [c["part"] for c in ahead] == ["joka", "joka_shimo"]
+    assert [c["id"] for c in ahead] == [c["id"] for c in opens[:2]]
