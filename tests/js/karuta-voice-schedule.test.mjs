@@ -4,8 +4,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  CALIBRATION, DEFAULT_PREFS, HIDDEN_LATENCY_MS, SAFETY_S, anchorFrom, calibrate, heardAt, latencyMs,
-  loadPrefs, pending, place, presentationDelay, quantile, savePrefs, seams, toCtx, toServer,
+  CALIBRATION, DEFAULT_PREFS, HIDDEN_LATENCY_MS, SAFETY_S, SLIDE_MAX_S, anchorFrom, calibrate, heardAt,
+  latencyMs, loadPrefs, pending, place, presentationDelay, quantile, savePrefs, seams, slideFor, toCtx,
+  toServer,
 } from "../../static/js/karuta/voice-schedule.js";
 
 // A reading's clips as the server sends them: the upper verse split where poems branch,
@@ -53,6 +54,29 @@ test("a clip that arrives late starts now, into its buffer, so what follows stay
   assert.ok(Math.abs(p.when - (1.25 + SAFETY_S)) < 1e-9);
   assert.ok(Math.abs(p.when - p.offset - 1.0) < 1e-9); // its virtual start is still 1.0 s
   assert.equal(place(clips[0], { base: 0, anchor, latency: 0, nowCtx: 0.3 }), null); // all past
+});
+
+test("a late preamble clip starts whole if it still ends before the next; verses never slide", () => {
+  const after = [ // a later reading: the previous lower verse, 3 s of pause, the upper verse
+    { id: "prev", part: "shimo", start: -9000, duration: 4000, onsets: [0] },
+    { id: "k", part: "kami", start: 0, duration: 900, onsets: [0] },
+  ];
+  const first = [ // the first competitive reading: the 序歌, straight into its lower verse
+    { id: "joka", part: "joka", start: -8000, duration: 5000, onsets: [0] },
+    { id: "jshimo", part: "joka_shimo", start: -3000, duration: 2900, onsets: [0] },
+    { id: "k", part: "kami", start: 0, duration: 900, onsets: [0] },
+  ];
+  assert.equal(slideFor(after[0], after), SLIDE_MAX_S);
+  assert.equal(slideFor(first[0], first), 0);
+  assert.ok(Math.abs(slideFor(first[1], first) - 0.1) < 1e-9);
+  assert.equal(slideFor(after[1], after), 0);
+  const reading = after;
+  const anchor = { ctx: 0, server: 0 };
+  const slid = place(reading[0], { base: 9000, anchor, latency: 0, nowCtx: 0.08, slideS: 0.5 });
+  assert.equal(slid.offset, 0);
+  assert.ok(Math.abs(slid.slid - 0.08 - SAFETY_S) < 1e-9);
+  const cut = place(reading[0], { base: 9000, anchor, latency: 0, nowCtx: 0.7, slideS: 0.5 });
+  assert.ok(cut.offset > 0.7 && cut.slid === 0);
 });
 
 test("seams are gapless on any anchor, latency and delay (500 seeded readings)", () => {

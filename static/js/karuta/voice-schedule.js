@@ -49,20 +49,38 @@ export function latencyMs({ outputLatency, baseLatency } = {}, calibrationMs = 0
  * hides (ms, ≥ 0). */
 export const presentationDelay = (latency) => Math.max(0, Math.round(latency - HIDDEN_LATENCY_MS));
 
+/** The most a preamble clip may start late, whole, instead of being cut (s). */
+export const SLIDE_MAX_S = 0.5;
+
 /**
- * Where a clip goes on the AudioContext: {when, offset, due} in seconds. `due` is the
- * context time it must leave the speaker at; `when` the start() time (due − latency), or
- * if that has passed (a clip that arrived late), now + SAFETY_S with `offset` into the
- * buffer, so what follows stays on time. null when the whole clip is already past.
+ * Where a clip goes on the AudioContext: {when, offset, due, slid} in seconds. `due` is
+ * the context time it must leave the speaker at; `when` the start() time (due − latency).
+ * If that has passed (a clip that arrived late): up to `slideS` late it starts whole at
+ * now + SAFETY_S (`slid`: how late); later than that it starts then with `offset` into
+ * the buffer, so what follows stays on time. null when the whole clip is already past.
  */
-export function place(clip, { base, anchor, latency, delay = 0, nowCtx, durationS = clip.duration / 1000 }) {
+export function place(clip, { base, anchor, latency, delay = 0, nowCtx, durationS = clip.duration / 1000, slideS = 0 }) {
   const due = toCtx(anchor, base + clip.start + delay);
   const start = due - latency / 1000;
   const earliest = nowCtx + SAFETY_S;
-  if (start >= earliest) return { when: start, offset: 0, due };
+  if (start >= earliest) return { when: start, offset: 0, due, slid: 0 };
   const offset = earliest - start;
+  if (offset <= slideS) return { when: earliest, offset: 0, due, slid: offset };
   if (offset >= durationS) return null;
-  return { when: earliest, offset, due };
+  return { when: earliest, offset, due, slid: 0 };
+}
+
+/**
+ * How late (s) a clip may start whole: only the preamble (what was read already, or the
+ * 序歌: no touch is timed against it), and only as long as it still ends before the next
+ * clip of the reading begins. 0 for the upper and lower verse: they keep their time.
+ */
+export function slideFor(clip, clips) {
+  if (!["joka", "joka_shimo", "shimo"].includes(clip.part)) return 0;
+  const i = clips.findIndex((c) => c.id === clip.id && c.start === clip.start);
+  const next = clips[i + 1];
+  const room = next ? (next.start - (clip.start + clip.duration)) / 1000 : SLIDE_MAX_S;
+  return Math.max(0, Math.min(SLIDE_MAX_S, room));
 }
 
 /** The clips of `clips` not yet placed (`done`: ids), in play order. */
