@@ -16,9 +16,9 @@ Times: `elapsed` is ms since the state began (the frame's `at`); the view's read
   (and leaves `to_act`) once the touch that finished it is;
 - the reading voice's clips (`voice`: which clip plays when, docs/voice.md "Playback"):
   an upper-verse clip with its first kana (its time minus the lead), a lower-verse clip
-  once the poem is known; the preamble's clips from the start; and `voice_next`, the
-  clips the next reading opens with (the 序歌 while memorising, the read poem's lower
-  verse once it is known), to be fetched ahead.
+  once the poem is known; the preamble's clips from the start; and `voice_next`, public
+  clips to fetch ahead (the 序歌 while memorising, every poem's opening clip before the
+  first kana, the read poem's lower verse once it is known).
 What stays public from the start: the reading's number, the previous poem and the
 preamble (already read), who is active or sits out, `unit` (the pace), `t0`.
 """
@@ -108,10 +108,26 @@ def _entry(clip: Any) -> dict[str, Any]:
     return {"id": clip.id, "file": clip.file, "part": clip.part}
 
 
-def voice_next(view: Mapping[str, Any], known: bool, clips_of: ClipSource) -> list[dict]:
-    """The public clips the next reading opens with, so a page can fetch them before that
-    reading's state begins (its preamble is due the moment it does): while memorising, the
-    序歌 (always the same); once the poem is known, its lower verse (read next)."""
+@cache
+def openings(mode: str, pace: str, clips_of: ClipSource) -> list[dict]:
+    """The first upper-verse clip of every one of the 100 poems at this pace: the same list
+    whatever is read (so fetching them all tells nothing), and each reading starts with one
+    of them, due a lead after it is named — too short for a fetch over a slow link."""
+    seen: dict[str, dict] = {}
+    for poem in range(1, catalogue.POEM_COUNT + 1):
+        first = next(c for c in clips_of(mode, poem, None, pace, 1) if c.part == "kami")
+        seen.setdefault(first.id, _entry(first))
+    return list(seen.values())
+
+
+def voice_next(
+    view: Mapping[str, Any], due: int | None, known: bool, clips_of: ClipSource
+) -> list[dict]:
+    """Public clips a page may fetch ahead: while memorising, the 序歌 (always the same);
+    until a reading's first kana is out, the opening clips of every poem (`openings`); once
+    the poem is known, its lower verse, which the next reading opens with the very moment
+    its state begins (before any frame of it can arrive). `due`: the reading's clock plus
+    the lead (None: no reading)."""
     pace = view["settings"].get("pace")
     if not isinstance(pace, str):
         return []
@@ -120,11 +136,13 @@ def voice_next(view: Mapping[str, Any], known: bool, clips_of: ClipSource) -> li
         if view["mode"] != "competitive" or view["phase"] != "memorise":
             return []
         clips = clips_of(view["mode"], 1, 0, pace, 1)  # any poem: only the preamble is kept
-    elif known:
+        return [_entry(c) for c in clips if c.part in PREAMBLE_PARTS]
+    early = due is not None and due < 0
+    ahead = [dict(c) for c in openings(view["mode"], pace, clips_of)] if early else []
+    if known:
         clips = clips_of(view["mode"], r["poem"], r["poem"], pace, 1)
-    else:
-        return []
-    return [_entry(clip) for clip in clips if clip.part in PREAMBLE_PARTS]
+        ahead += [_entry(c) for c in clips if c.part in PREAMBLE_PARTS]
+    return ahead
 
 
 def released(
@@ -135,7 +153,7 @@ def released(
     r = view.get("reading")
     if r is None:
         shown = dict(view)
-        shown["voice_next"] = voice_next(view, False, clips_of)
+        shown["voice_next"] = voice_next(view, None, False, clips_of)
         return shown
     now = elapsed - r["t0"]
     due = now + lead  # what is due by then is sent now
@@ -180,7 +198,7 @@ def released(
         }
     shown = dict(view)
     shown["reading"] = out
-    shown["voice_next"] = voice_next(view, known, clips_of)
+    shown["voice_next"] = voice_next(view, due, known, clips_of)
     if view["phase"] == "reading":
         shown["to_act"] = [s for s in r["active"] if s not in done]
     return shown

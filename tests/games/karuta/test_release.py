@@ -278,8 +278,8 @@ def taken_in_turn(mode, seed, count):
 @pytest.mark.parametrize("source", SOURCES)
 @pytest.mark.parametrize("mode", ["competitive", "chirashi"])
 def test_the_clips_the_next_reading_opens_with_are_named_once_public(mode, source):
-    """`voice_next`: nothing before the poem is known; from then on, exactly the preamble
-    clips the next reading will play (the read poem's lower verse)."""
+    """`voice_next`: no lower verse before the poem is known; from then on, exactly the
+    preamble clips the next reading will play (the read poem's lower verse)."""
     clips_of = SOURCES[source]
     compared = 0
     for seed in range(4):
@@ -289,11 +289,13 @@ def test_the_clips_the_next_reading_opens_with_are_named_once_public(mode, sourc
             if n["number"] != r["number"] + 1:
                 continue
             known_at = r["t0"] + r["decided"] - LEAD
-            assert released(full, known_at - 1, clips_of=clips_of)["voice_next"] == []
+            early = released(full, known_at - 1, clips_of=clips_of)["voice_next"]
+            assert [c for c in early if c["part"] != "kami"] == []  # (openings: below)
             opens = released(nxt, 0, clips_of=clips_of)["reading"]["voice"]
             public = [c for c in opens if c["part"] in release.PREAMBLE_PARTS]
             assert public and public[0]["part"] == "shimo"
             ahead = released(full, known_at, clips_of=clips_of)["voice_next"]
+            ahead = [c for c in ahead if c["part"] != "kami"]
             assert [c["id"] for c in ahead] == [c["id"] for c in public]
             compared += 1
     assert compared >= 10
@@ -311,3 +313,29 @@ def test_while_memorising_the_joka_is_named_ahead(source):
     opens = released(engine.view(state, 0), 0, clips_of=clips_of)["reading"]["voice"]
     assert [c["part"] for c in ahead] == ["joka", "joka_shimo"]
     assert [c["id"] for c in ahead] == [c["id"] for c in opens[:2]]
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_every_poems_opening_clip_is_named_before_the_first_kana_alike_for_any_poem(source):
+    """Before the first kana, `voice_next` lists the opening clip of all 100 poems: the same
+    list whichever poem is read (so fetching it tells nothing), holding this reading's."""
+    clips_of = SOURCES[source]
+    sides = [[[31, 1], [], []], [[64, 2], [], []]]
+    lists = []
+    for queue in ([31, 64, 1, 2, 3], [2, 31, 64, 1, 3]):
+        state = engine.situation(sides, queue=queue)
+        state["settings"]["pace"] = "fast"
+        full = engine.view(state, 1)
+        r = full["reading"]
+        before = released(full, r["t0"] - LEAD - 1, clips_of=clips_of)
+        first = released(full, r["t0"] - LEAD, clips_of=clips_of)
+        opening = next(c for c in first["reading"]["voice"] if c["part"] == "kami")
+        assert opening["id"] in {c["id"] for c in before["voice_next"]}
+        assert [c for c in first["voice_next"] if c["part"] == "kami"] == []
+        lists.append(before["voice_next"])
+    assert lists[0] == lists[1]
+    firsts = {
+        next(c for c in clips_of("competitive", p, None, "fast", 1) if c.part == "kami").id
+        for p in range(1, 101)
+    }
+    assert {c["id"] for c in lists[0]} == firsts
