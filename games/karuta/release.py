@@ -17,8 +17,8 @@ Times: `elapsed` is ms since the state began (the frame's `at`); the view's read
 - the reading voice's clips (`voice`: which clip plays when, docs/voice.md "Playback"):
   an upper-verse clip with its first kana (its time minus the lead), a lower-verse clip
   once the poem is known; the preamble's clips from the start; and `voice_next`, public
-  clips to fetch ahead (the 序歌 while memorising, every poem's opening clip before the
-  first kana, the read poem's lower verse once it is known).
+  clips to fetch ahead (the 序歌 while memorising; the clips that may follow those
+  released, by the static trie; the read poem's lower verse once it is known).
 What stays public from the start: the reading's number, the previous poem and the
 preamble (already read), who is active or sits out, `unit` (the pace), `t0`.
 """
@@ -109,25 +109,34 @@ def _entry(clip: Any) -> dict[str, Any]:
 
 
 @cache
-def openings(mode: str, pace: str, clips_of: ClipSource) -> list[dict]:
-    """The first upper-verse clip of every one of the 100 poems at this pace: the same list
-    whatever is read (so fetching them all tells nothing), and each reading starts with one
-    of them, due a lead after it is named — too short for a fetch over a slow link."""
-    seen: dict[str, dict] = {}
-    for poem in range(1, catalogue.POEM_COUNT + 1):
-        first = next(c for c in clips_of(mode, poem, None, pace, 1) if c.part == "kami")
-        seen.setdefault(first.id, _entry(first))
-    return list(seen.values())
+def _uppers(mode: str, pace: str, clips_of: ClipSource) -> tuple[tuple[Any, ...], ...]:
+    """Every poem's upper-verse clips, in order (the static trie, walked poem by poem)."""
+    return tuple(
+        tuple(c for c in clips_of(mode, poem, None, pace, 1) if c.part == "kami")
+        for poem in range(1, catalogue.POEM_COUNT + 1)
+    )
 
 
-def voice_next(
-    view: Mapping[str, Any], due: int | None, known: bool, clips_of: ClipSource
-) -> list[dict]:
-    """Public clips a page may fetch ahead: while memorising, the 序歌 (always the same);
-    until a reading's first kana is out, the opening clips of every poem (`openings`); once
-    the poem is known, its lower verse, which the next reading opens with the very moment
-    its state begins (before any frame of it can arrive). `due`: the reading's clock plus
-    the lead (None: no reading)."""
+@cache
+def following(mode: str, pace: str, clips_of: ClipSource, heard: tuple[str, ...]) -> list[dict]:
+    """The clips that may follow the upper-verse clips `heard` (ids, in order): the next
+    clip of every poem that begins with them — one list for all those poems, so fetching
+    it tells no more than `heard` does."""
+    found: dict[str, dict] = {}
+    for clips in _uppers(mode, pace, clips_of):
+        if len(clips) > len(heard) and tuple(c.id for c in clips[: len(heard)]) == heard:
+            found.setdefault(clips[len(heard)].id, _entry(clips[len(heard)]))
+    return [found[key] for key in sorted(found)]
+
+
+def voice_next(view: Mapping[str, Any], due: int, known: bool, clips_of: ClipSource) -> list[dict]:
+    """Public clips a page may fetch ahead, so none is late for its fetch (a clip is due a
+    lead after it is named, too short over a slow link): while memorising, the 序歌 (always
+    the same); during a reading, every clip that may follow the upper-verse clips released
+    so far (`following`: before the first kana, every poem's opening clip); once the poem
+    is known, its lower verse, which the next reading opens with the very moment its
+    state begins (before any frame of it can arrive). `due`: the reading's clock plus the
+    lead."""
     pace = view["settings"].get("pace")
     if not isinstance(pace, str):
         return []
@@ -137,8 +146,14 @@ def voice_next(
             return []
         clips = clips_of(view["mode"], 1, 0, pace, 1)  # any poem: only the preamble is kept
         return [_entry(c) for c in clips if c.part in PREAMBLE_PARTS]
-    early = due is not None and due < 0
-    ahead = [dict(c) for c in openings(view["mode"], pace, clips_of)] if early else []
+    # Before the first kana: every poem's opening clip; then whatever may follow the
+    # clips released so far.
+    heard = tuple(
+        c.id
+        for c in clips_of(view["mode"], r["poem"], r["prev"], pace, 1)
+        if c.part == "kami" and r["kami"]["t"][c.first_kana] <= due
+    )
+    ahead = [dict(c) for c in following(view["mode"], pace, clips_of, heard)]
     if known:
         clips = clips_of(view["mode"], r["poem"], r["poem"], pace, 1)
         ahead += [_entry(c) for c in clips if c.part in PREAMBLE_PARTS]
@@ -153,7 +168,7 @@ def released(
     r = view.get("reading")
     if r is None:
         shown = dict(view)
-        shown["voice_next"] = voice_next(view, None, False, clips_of)
+        shown["voice_next"] = voice_next(view, 0, False, clips_of)
         return shown
     now = elapsed - r["t0"]
     due = now + lead  # what is due by then is sent now

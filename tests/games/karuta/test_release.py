@@ -186,9 +186,14 @@ def test_no_frame_releases_a_clip_before_its_kana_is_released(mode, source):
                     at = clip_release(clip, r)
                     assert at < 0 or at in times  # a frame goes out then
                 for elapsed in probes(times):
-                    sent = released(full, elapsed, LEAD, SOURCES[source])["reading"]["voice"]
+                    shown = released(full, elapsed, LEAD, SOURCES[source])
+                    sent = shown["reading"]["voice"]
                     due = [c for c in clips if clip_release(c, r) <= elapsed]
                     assert [c["id"] for c in sent] == [c.id for c in due]
+                    # The next upper-verse clip is named ahead, to be fetched in time.
+                    coming = [c for c in clips if c.part == "kami" and c not in due]
+                    if coming:
+                        assert coming[0].id in {c["id"] for c in shown["voice_next"]}
                     for entry, clip in zip(sent, due, strict=True):
                         assert entry == {
                             "id": clip.id,
@@ -331,7 +336,10 @@ def test_every_poems_opening_clip_is_named_before_the_first_kana_alike_for_any_p
         first = released(full, r["t0"] - LEAD, clips_of=clips_of)
         opening = next(c for c in first["reading"]["voice"] if c["part"] == "kami")
         assert opening["id"] in {c["id"] for c in before["voice_next"]}
-        assert [c for c in first["voice_next"] if c["part"] == "kami"] == []
+        later = [c for c in first["reading"]["voice"] if c["part"] == "kami"][1:]
+        full_kami = [c for c in clips_of("competitive", queue[0], 0, "fast", 1) if c.part == "kami"]
+        if len(full_kami) > 1 and not later:
+            assert full_kami[1].id in {c["id"] for c in first["voice_next"]}
         lists.append(before["voice_next"])
     assert lists[0] == lists[1]
     firsts = {
