@@ -12,10 +12,14 @@ import { fmt } from "../text.js";
 import { ClipLoader } from "./voice-loader.js";
 import {
   CALIBRATION, WARN_LATENCY_MS, anchorFrom, calibrate, latencyMs, loadPrefs, pending, place,
-  presentationDelay, savePrefs, slideFor, toServer,
+  presentationDelay, savePrefs, slideFor, toCtx, toServer,
 } from "./voice-schedule.js";
 
 const SAMPLES_MS = 1000; // the clock samples the anchor is taken from: the last second's
+const REANCHOR_MS = 20;
+
+/** How much later (ms) a server time falls on `b`'s map than on `a`'s. */
+const drift = (a, b) => (toCtx(a, b.server) - b.ctx) * 1000;
 const FADE_S = 0.03; // a reading cut short (a take) fades out rather than clicks
 
 export class Voice {
@@ -141,7 +145,10 @@ export class Voice {
     if (cur.number !== this.number || !this.plays(cur)) return; // the reading moved on meanwhile
     const ctx = this.context;
     this.sample();
-    this.anchor ??= anchorFrom(this.samples); // one map per reading: its seams stay exact
+    // One map per reading, so its seams stay exact; a new one only if the page's clock
+    // estimate has moved since by more than REANCHOR_MS (early pongs on a busy link).
+    const fresh = anchorFrom(this.samples);
+    if (!this.anchor || Math.abs(drift(this.anchor, fresh)) > REANCHOR_MS) this.anchor = fresh;
     const latency = this.latency;
     const delay = presentationDelay(latency);
     const nowCtx = ctx.currentTime;
@@ -158,14 +165,17 @@ export class Voice {
     const server = this.serverNow();
     const dueServer = cur.base + clip.start + delay;
     // The scheduler's own account: how far the start it asked for lies from the due time
-    // on the page's clock right now (ms; + late).
-    const error = (p.when + latency / 1000 - nowCtx) * 1000 - (dueServer - server);
+    // on the page's clock as it reads now (ms; + late): the reading's anchor against the
+    // freshest map of the last second, plus any lateness. `lag`: against this one sample
+    // of currentTime, which trails the audio clock by up to a device buffer.
+    const error = drift(this.anchor, fresh) + (p.offset + p.slid) * 1000;
+    const lag = (p.when + latency / 1000 - nowCtx) * 1000 - (dueServer - server);
     // The browser's own account, where it gives one: the moment (page clock) the sample
     // at `when` leaves the output, against the due time.
     const out = ctx.getOutputTimestamp?.();
     const perf = performance.now();
     const errorOut = out && out.performanceTime > 0 ? out.performanceTime + (p.when - out.contextTime) * 1000 - (perf + dueServer - server) : null;
-    this.log.push({ id: clip.id, part: clip.part, start: clip.start, when: p.when, offset: p.offset, slid: p.slid * 1000, latency, delay, error, errorOut, late: p.offset * 1000 });
+    this.log.push({ id: clip.id, part: clip.part, start: clip.start, when: p.when, offset: p.offset, slid: p.slid * 1000, latency, delay, error, lag, errorOut, late: p.offset * 1000 });
     for (const onset of clip.onsets) {
       const heardCtx = p.when - p.offset + onset / 1000 + latency / 1000;
       this.heard.set(clip.start + onset, toServer(this.anchor, heardCtx));
