@@ -175,7 +175,7 @@ export class Voice {
     const out = ctx.getOutputTimestamp?.();
     const perf = performance.now();
     const errorOut = out && out.performanceTime > 0 ? out.performanceTime + (p.when - out.contextTime) * 1000 - (perf + dueServer - server) : null;
-    this.log.push({ id: clip.id, part: clip.part, start: clip.start, when: p.when, offset: p.offset, slid: p.slid * 1000, latency, delay, error, lag, errorOut, late: p.offset * 1000 });
+    this.log.push({ number: cur.number, id: clip.id, part: clip.part, start: clip.start, when: p.when, offset: p.offset, slid: p.slid * 1000, latency, delay, error, lag, errorOut, late: p.offset * 1000 });
     for (const onset of clip.onsets) {
       const heardCtx = p.when - p.offset + onset / 1000 + latency / 1000;
       this.heard.set(clip.start + onset, toServer(this.anchor, heardCtx));
