@@ -45,6 +45,7 @@ class Verse:
 
     phrases: tuple[str, ...]  # printed kana, one phrase each
     sounds: tuple[str, ...]  # what the synthesizer is fed per printed kana (modern kana, ー)
+    keys: tuple[str, ...] = ()  # what rivals are compared on (the trie's letters); sounds if ()
 
     @property
     def size(self) -> int:
@@ -99,9 +100,16 @@ class Segment:
         return tuple(t - self.begin for t in self.take.onsets[self.first : self.stop])
 
 
-def _synth_sounds(said: Sequence[str]) -> tuple[str, ...]:
-    """Comparison keys: a long o is fed as ー whatever its spelling, so rivals get one input."""
-    return tuple(kana.comparison_keys(list(said)))
+def _synth_sounds(phrases: Sequence[str], keys: Sequence[str], said: Sequence[str]):
+    """Comparison keys (a long o is fed as ー whatever its spelling, so rivals get one input),
+    except at a phrase's start, where a long vowel cannot be: there the sound itself."""
+    out = list(keys)
+    i = 0
+    for phrase in phrases:
+        if out[i] == "ー":
+            out[i] = said[i]
+        i += len(phrase)
+    return tuple(out)
 
 
 def voicing(verse: Verse, unit: int, short: Iterable[int] = ()) -> tuple[int, ...]:
@@ -121,7 +129,9 @@ def voicing(verse: Verse, unit: int, short: Iterable[int] = ()) -> tuple[int, ..
 
 def kami_verse(number: int) -> Verse:
     record = catalogue.poem(number)
-    return Verse(tuple(record.kami_kana.split()), _synth_sounds(record.kami_sounds))
+    phrases = tuple(record.kami_kana.split())
+    keys = tuple(kana.comparison_keys(list(record.kami_sounds)))
+    return Verse(phrases, _synth_sounds(phrases, keys, record.kami_sounds), keys)
 
 
 def _said_per_kana(printed: str, said: str) -> tuple[str, ...]:
@@ -143,7 +153,7 @@ def _trie_letters(verse: Verse, unit: int) -> tuple[tuple[str, int], ...]:
     text = "".join(verse.phrases)
     times, _ = reading.verse_timing(" ".join(verse.phrases), unit)
     assert len(text) == len(times) == verse.size
-    return tuple(zip(verse.sounds, times, strict=True))
+    return tuple(zip(verse.keys or verse.sounds, times, strict=True))
 
 
 def split_upper(verses: dict[int, Verse], unit: int) -> dict[int, list[tuple[int, int, int]]]:
