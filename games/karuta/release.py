@@ -14,7 +14,7 @@ Times: `elapsed` is ms since the state began (the frame's `at`); the view's read
   kana is (its time minus the lead);
 - other seats' touches once their time is reached (no lead), and a seat counts as done
   (and leaves `to_act`) once the touch that finished it is;
-- the reading voice's clips (`voice`: which clip plays when, docs/voice.md "Playback"):
+- the reading voice's clips (`voice`: which clip plays when; docs/karuta-online.md):
   an upper-verse clip with its first kana (its time minus the lead), a lower-verse clip
   once the poem is known; the preamble's clips from the start; and `voice_next`, public
   clips to fetch ahead (the 序歌 while memorising; the clips that may follow those
