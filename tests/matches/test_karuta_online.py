@@ -80,11 +80,9 @@ def check_released(bot: KarutaBot, jitter_ms: float = 0) -> int:
     return checked
 
 
-def test_nothing_reaches_any_connection_before_its_time_against_cpus(asgi_server):
-    """A chirashi game against two 名人 CPUs: the player, a second socket of the same player
-    and a spectator each get only what was due; the CPUs' touches appear only once their
-    time has come."""
-    settings = {**FAST, "mode": "chirashi", "players": 3}
+def against_cpus(asgi_server, settings, *, readings: int, timeout: float) -> list[KarutaBot]:
+    """A game against 名人 CPUs watched by the player, a second socket of the same player
+    and a spectator, until `readings` readings are over: the three bots, in that order."""
     match, token = services.create_match("karuta", settings, "cpu", "meijin")
     player = KarutaBot(ws(asgi_server, match), token, name="player", reaction=(350, 700))
     twin = KarutaBot(ws(asgi_server, match), token, name="twin", play=False)
@@ -95,12 +93,22 @@ def test_nothing_reaches_any_connection_before_its_time_against_cpus(asgi_server
         for bot in bots:
             await bot.open()
         try:
-            await asyncio.gather(*(bot.play(timeout=120, readings=6) for bot in bots))
+            await asyncio.gather(*(bot.play(timeout=timeout, readings=readings) for bot in bots))
         finally:
             for bot in bots:
                 await bot.close()
 
     asyncio.run(run())
+    return bots
+
+
+def test_nothing_reaches_any_connection_before_its_time_against_cpus(asgi_server):
+    """A chirashi game against two 名人 CPUs: the player, a second socket of the same player
+    and a spectator each get only what was due; the CPUs' touches appear only once their
+    time has come."""
+    settings = {**FAST, "mode": "chirashi", "players": 3}
+    bots = against_cpus(asgi_server, settings, readings=6, timeout=120)
+    watcher = bots[-1]
     for bot in bots:
         assert check_released(bot) > 20
         assert not [e for e in bot.errors if e["code"] != "not_your_turn"], bot.errors
@@ -138,22 +146,7 @@ def test_no_clip_reaches_a_player_or_a_spectator_before_its_kana(asgi_server, mo
     assert voice.available(), "the voice is built and committed (manage.py build_voice)"
     players = 2 if mode == "competitive" else 3
     settings = {**FAST, "mode": mode, "players": players, "pace": "very_fast"}
-    match, token = services.create_match("karuta", settings, "cpu", "meijin")
-    player = KarutaBot(ws(asgi_server, match), token, name="player", reaction=(350, 700))
-    twin = KarutaBot(ws(asgi_server, match), token, name="twin", play=False)
-    watcher = KarutaBot(ws(asgi_server, match), None, name="watcher")
-    bots = [player, twin, watcher]
-
-    async def run():
-        for bot in bots:
-            await bot.open()
-        try:
-            await asyncio.gather(*(bot.play(timeout=90, readings=3) for bot in bots))
-        finally:
-            for bot in bots:
-                await bot.close()
-
-    asyncio.run(run())
+    bots = against_cpus(asgi_server, settings, readings=3, timeout=90)
     for bot in bots:
         assert check_released(bot) > 10
         assert len(voiced(bot)) >= 3, bot.name  # the upper verses did come with their clips

@@ -23,6 +23,26 @@ def released(view, elapsed, lead=LEAD, clips_of=voicefake.reading_clips):
     return release.released(view, elapsed, lead, clips_of)
 
 
+def play_readings(state, count, touch):
+    """The states at the start of up to `count` readings in a row: in each, `touch(state)`
+    gives a (seat, action) or None, then every seat still to act passes; cards are sent."""
+    found = []
+    while state["phase"] != "over" and len(found) < count:
+        if state["phase"] == "reading":
+            found.append(engine.clone(state))
+            number = state["reading"]["number"]
+            move = touch(state)
+            if move is not None:
+                state, _ = engine.apply(state, *move)
+            while state["phase"] == "reading" and state["reading"]["number"] == number:
+                state, _ = engine.apply(state, engine.to_act(state)[0], {"type": "pass"})
+        while state["phase"] == "send":
+            sender = state["send"]["from"]
+            card = engine.side_cards(state, sender)[0]
+            state, _ = engine.apply(state, sender, {"type": "send", "card": card})
+    return found
+
+
 def readings(mode: str, seed: int, count: int = 6):
     """States at the start of `count` readings of a seeded game (the seats take or pass)."""
     players = {"competitive": 2, "chirashi": 3, "solo": 1}[mode]
@@ -34,25 +54,17 @@ def readings(mode: str, seed: int, count: int = 6):
     }
     state = engine.new_state(settings, [{"is_cpu": False}] * players, seed)
     rng = random.Random(seed)
-    found = []
-    while state["phase"] != "over" and len(found) < count:
-        if state["phase"] == "reading":
-            r = state["reading"]
-            found.append(engine.clone(state))
-            # A touch by someone (a take, a wrong card, or nothing), then everyone passes.
-            seat = rng.choice(r["active"])
-            cards = engine.field_cards(state)
-            card = rng.choice([r["poem"]] if r["poem"] in cards and rng.random() < 0.7 else cards)
-            t = rng.randint(r["decided"], r["close"])
-            state, _ = engine.apply(state, seat, {"type": "touch", "card": card, "t": t})
-            number = r["number"]
-            while state["phase"] == "reading" and state["reading"]["number"] == number:
-                state, _ = engine.apply(state, engine.to_act(state)[0], {"type": "pass"})
-        while state["phase"] == "send":
-            sender = state["send"]["from"]
-            card = engine.side_cards(state, sender)[0]
-            state, _ = engine.apply(state, sender, {"type": "send", "card": card})
-    return found
+
+    def touch(state):
+        # A touch by someone (a take, a wrong card, or nothing).
+        r = state["reading"]
+        seat = rng.choice(r["active"])
+        cards = engine.field_cards(state)
+        card = rng.choice([r["poem"]] if r["poem"] in cards and rng.random() < 0.7 else cards)
+        t = rng.randint(r["decided"], r["close"])
+        return seat, {"type": "touch", "card": card, "t": t}
+
+    return play_readings(state, count, touch)
 
 
 def with_touches(state, rng):
@@ -262,22 +274,14 @@ def taken_in_turn(mode, seed, count):
     pace = ["slow", "standard", "fast", "very_fast"][seed % 4]
     settings = {"mode": mode, "players": 2, "memorise_seconds": 0, "pace": pace}
     state = engine.new_state(settings, [{"is_cpu": False}] * 2, seed)
-    found = []
-    while state["phase"] != "over" and len(found) < count:
-        if state["phase"] == "reading":
-            found.append(engine.clone(state))
-            r = state["reading"]
-            if r["poem"] in engine.field_cards(state):
-                touch = {"type": "touch", "card": r["poem"], "t": r["decided"] + 300}
-                state, _ = engine.apply(state, 0, touch)
-            number = r["number"]
-            while state["phase"] == "reading" and state["reading"]["number"] == number:
-                state, _ = engine.apply(state, engine.to_act(state)[0], {"type": "pass"})
-        while state["phase"] == "send":
-            sender = state["send"]["from"]
-            card = engine.side_cards(state, sender)[0]
-            state, _ = engine.apply(state, sender, {"type": "send", "card": card})
-    return found
+
+    def take(state):
+        r = state["reading"]
+        if r["poem"] not in engine.field_cards(state):
+            return None
+        return 0, {"type": "touch", "card": r["poem"], "t": r["decided"] + 300}
+
+    return play_readings(state, count, take)
 
 
 @pytest.mark.parametrize("source", SOURCES)
