@@ -42,12 +42,20 @@ ClipSource = Callable[[str, int, int | None, str, int], Sequence[Any]]
 
 
 @cache
+def _built() -> bool:
+    """Whether the voice is built (checked once per process: it stats every clip file)."""
+    from games.karuta import voice  # imported here: the views of games without it stay cheap
+
+    return voice.available()
+
+
+@cache
 def _voice_clips(mode: str, poem: int, prev: int | None, pace: str, lower_reads: int) -> tuple:
     """The reading's clips from the built voice, () where there is none (an unvoiced pace,
     or the clips not built): the reading then goes on as text."""
-    from games.karuta import voice  # imported here: the views of games without it stay cheap
+    from games.karuta import voice
 
-    if pace not in voice.PACES or not voice.available():
+    if pace not in voice.PACES or not _built():
         return ()
     return tuple(voice.reading_clips(mode, poem, prev, pace, lower_reads))
 

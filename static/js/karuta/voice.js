@@ -35,6 +35,7 @@ export class Voice {
       calibrate: root.querySelector("[data-voice-calibrate]"),
       note: root.querySelector("[data-voice-note]"),
       controls: root.querySelector("[data-voice-controls]"),
+      speech: root.querySelector(".speech-toggle"), // the fallback's switch and its note
     };
     this.samples = []; // {ctx, server}: both clocks read together, each tick
     this.number = null; // the reading being voiced
@@ -109,6 +110,9 @@ export class Voice {
     // What the next reading opens with, fetched now: it is due the moment that reading's
     // state begins, before any frame of it can arrive (release.voice_next).
     if (this.prefs.on) for (const clip of view?.voice_next ?? []) this.loader.load(clip).catch(() => {});
+    // While the recorded voice reads, the speech fallback's switch (and its "no Japanese
+    // voice on this device" note) would only confuse.
+    if (cur && this.el.speech) this.el.speech.hidden = this.plays(cur);
     if (!this.plays(cur) || !this.running) return;
     for (const clip of pending(cur.r.voice, this.asked)) {
       this.asked.add(clip.id);
