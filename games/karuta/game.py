@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings as django_settings
+from django.templatetags.static import static
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -172,7 +174,10 @@ class Karuta(gamekit.Game):
     # --- timing -----------------------------------------------------------------------
 
     def released_view(self, view: dict[str, Any], elapsed_ms: int, lead_ms: int) -> dict[str, Any]:
-        return release.released(view, elapsed_ms, lead_ms)
+        shown = release.released(view, elapsed_ms, lead_ms)
+        for clip in [*(shown.get("reading") or {}).get("voice", ()), *shown["voice_next"]]:
+            clip["url"] = clip_url(clip.pop("file"))
+        return shown
 
     def release_times(self, view: dict[str, Any], lead_ms: int) -> list[int]:
         return release.release_times(view, lead_ms)
@@ -225,3 +230,9 @@ def judge_by() -> str:
     fairness bench's baseline: docs/karuta-online.md). Setting KARUTA_JUDGE."""
     value = getattr(django_settings, "KARUTA_JUDGE", "corrected")
     return "arrival" if value == "arrival" else "corrected"
+
+
+@lru_cache(maxsize=4096)
+def clip_url(file: str) -> str:
+    """A voice clip's URL (its file's name is a content hash: it reveals nothing)."""
+    return static(file)

@@ -37,7 +37,7 @@ export class KarutaController {
     this.report = new GameReport({ game: "karuta", config, send: telemetry });
     this.appliedSeq = null;
     this.client = null;
-    this.ui = null; // {board, panel, result, speech, sound}: set by the entry
+    this.ui = null; // {board, panel, result, speech, voice, sound}: set by the entry
   }
 
   // --- reading the state ---------------------------------------------------------------
@@ -59,6 +59,9 @@ export class KarutaController {
   watching() { return Boolean(this.match?.status === "playing" && this.view && !this.view.result && this.you() !== null); }
   now() { return this.clock ? this.clock() : this.client.serverNow(); }
   tNow() { return timeOn(this.cur, this.now()); }
+  /** The reading's time as shown and heard: later than tNow only when the sound output is
+   * too slow to hide (voice.js), never for touches, which keep tNow. */
+  tShown() { return this.tNow() - (this.ui?.voice?.delayFor(this.cur) ?? 0); }
   firstPhrase(poem) { return this.CARDS[poem].tori.split(" ")[0]; }
   cardLabel(poem) { return `「${this.firstPhrase(poem)}…」`; }
   markKimariji() { return this.view.mode === "solo" || this.view.settings.show_kimariji; }
@@ -196,10 +199,11 @@ export class KarutaController {
     if (this.cur) {
       const t = this.tNow();
       ui.panel.renderReading();
-      ui.speech.follow(this.cur, t);
+      ui.voice?.follow(this.cur, this.tShown(), this.view);
+      if (!ui.voice?.plays(this.cur)) ui.speech.follow(this.cur, t);
       ui.board.showTouches(t);
       this.maybePass(t);
-    }
+    } else ui.voice?.follow(null, -Infinity, this.view);
     ui.panel.renderMemorise();
     ui.panel.renderPrompt();
   }

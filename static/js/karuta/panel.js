@@ -21,10 +21,11 @@ export class Panel {
     const lowerBox = $("[data-reading-lower]");
     if (!cur) { lineBox.replaceChildren(); prevBox.textContent = ""; lowerBox.textContent = ""; return; }
     const { r } = cur;
-    const at = readingAt(r, this.g.tNow(), view && this.g.markKimariji());
+    const shownT = this.g.tShown(); // with the voice, when it is heard
+    const at = readingAt(r, shownT, view && this.g.markKimariji());
     prevBox.textContent = at.prev;
     if (at.part) prevBox.dataset.part = at.part;
-    if (this.g.tNow() < 0) { lineBox.replaceChildren(); lowerBox.textContent = ""; return; }
+    if (shownT < 0) { lineBox.replaceChildren(); lowerBox.textContent = ""; return; }
     // Only the kana released and due so far: the page never knows more of the poem.
     const decided = document.createElement("mark");
     decided.className = "kimariji";
