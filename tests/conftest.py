@@ -12,6 +12,33 @@ IN_CI = bool(os.environ.get("CI"))
 _skipped: list[str] = []
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """After pytest-django's order: the tests that read the migrated data (poems) stay first,
+    before any transactional test flushes it, in every worker (pytest-xdist hands each
+    worker its tests in this order). The rest may run in any order: the long ones (browser,
+    slow) go first, so that parallel workers do not wait at the end on one long test."""
+    last_shared = max((i for i, item in enumerate(items) if _reads_migrated_data(item)), default=-1)
+    rest = items[last_shared + 1 :]
+    rest.sort(
+        key=lambda item: not (item.get_closest_marker("slow") or item.get_closest_marker("browser"))
+    )
+    items[last_shared + 1 :] = rest
+
+
+def _reads_migrated_data(item) -> bool:
+    """pytest-django's first group: database tests in a transaction that is rolled back."""
+    marker = item.get_closest_marker("django_db")
+    fixtures = getattr(item, "fixturenames", ())
+    transactional = "transactional_db" in fixtures or "live_server" in fixtures
+    if marker is not None:
+        transactional |= bool(
+            marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences")
+        )
+        transactional |= bool(marker.args and marker.args[0])
+    return not transactional and (marker is not None or "db" in fixtures)
+
+
 def pytest_runtest_logreport(report):
     if report.skipped and IN_CI:
         _skipped.append(report.nodeid)
