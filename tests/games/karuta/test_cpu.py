@@ -47,7 +47,7 @@ def test_master_takes_at_champion_speed_and_levels_are_ordered(ladder):
 
 
 def test_novice_never_touches_before_the_upper_verse_is_over(ladder):
-    # The 入門 promise (RULES.md §3): a beginner can read the whole upper verse first.
+    # The 入門 promise (docs/requirements.md §3): a beginner can read the whole upper verse first.
     after_last = ladder.after_last["nyumon"]
     assert len(after_last) > 10_000
     assert min(after_last) >= _novice_margin()
