@@ -12,6 +12,32 @@ IN_CI = bool(os.environ.get("CI"))
 _skipped: list[str] = []
 
 
+# Modules whose tests share a module-scoped fixture (a CPU ladder, both karuta paths, a node
+# run): one parallel worker runs each whole, where every worker would build it again.
+SHARED_FIXTURE_MODULES = {
+    "tests/games/karuta/test_cpu.py",
+    "tests/games/karuta/test_sim.py",
+    "tests/pages/test_kimariji_js.py",
+}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's default (load) scheduling, except for SHARED_FIXTURE_MODULES. xdist's own
+    `--dist loadgroup` cannot do it: with pytest 9 it no longer sees the group marks. Each
+    worker still gets its tests in collection order (see below)."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedFixtureScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in SHARED_FIXTURE_MODULES else nodeid
+
+    return SharedFixtureScheduling(config, log)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
     """After pytest-django's order: the tests that read the migrated data (poems) stay first,
