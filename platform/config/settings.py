@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "pages",
     "telemetry",
     "matches",
+    "records",  # a finished match's record: replay, share, export, retention
     # the games: adding a game is adding its app here
     "games.bozu",
     "games.karuta",
@@ -199,6 +200,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     "telemetry-purge-expired": {
         "task": "telemetry.purge_expired",
         "schedule": crontab(hour=3, minute=17),
+    },
+    # Finished matches and their records live RECORDS_RETENTION_DAYS (records.retention).
+    "records-purge-expired": {
+        "task": "records.purge_expired",
+        "schedule": crontab(hour=3, minute=41),
     },
     # Moves matches whose CPU / disconnect timer was lost (a restart, a dropped task).
     "matches-sweep-stalled": {"task": "matches.tasks.sweep_stalled_matches", "schedule": 15.0},
@@ -353,5 +359,13 @@ MATCHES_RELEASE_LEAD_MS = int(os.environ.get("MATCHES_RELEASE_LEAD_MS", 150))
 # clock, checked against the arrival) or "arrival" (arrival order at the server). "arrival"
 # exists only for the fairness bench, to show the bias the correction removes.
 KARUTA_JUDGE = os.environ.get("KARUTA_JUDGE", "corrected")
+
+# Match records (platform/records, docs/records.md): a finished match and its record are
+# deleted this many days after the match's last log line; a seated player may keep the record
+# up to RECORDS_KEEP_MAX_DAYS after it; rooms that never started go after
+# RECORDS_ABANDONED_HOURS.
+RECORDS_RETENTION_DAYS = int(os.environ.get("RECORDS_RETENTION_DAYS", 30))
+RECORDS_KEEP_MAX_DAYS = int(os.environ.get("RECORDS_KEEP_MAX_DAYS", 365))
+RECORDS_ABANDONED_HOURS = int(os.environ.get("RECORDS_ABANDONED_HOURS", 24))
 
 SITE_NAME = _("Hyakunin Isshu card games")

@@ -7,6 +7,7 @@ from django.urls import include, path
 from gamekit import registry
 from pages import views as pages_views
 from pages.health import healthz
+from records import views as records_views
 from telemetry.urls import api_patterns, page_patterns, staff_patterns
 
 
@@ -30,7 +31,10 @@ urlpatterns = [
     path("api/telemetry/", include(api_patterns)),
     path("staff/telemetry/", include(staff_patterns)),
     # Outside i18n_patterns: the seat cookie is scoped to /play/<match>/ in every language.
+    # A finished match's record: under the match's path, so the seat cookie comes along.
+    path("play/<uuid:match_id>/record/", records_views.open_record, name="record_of_match"),
     path("play/", include("matches.urls")),
+    path("records/", include("records.urls")),
 ]
 urlpatterns += i18n_patterns(
     path("", include("pages.urls")),

@@ -23,6 +23,9 @@ strings) and cleaned by `clean_action`: a game that declares `action_schema` (th
 each action type keeps) gets only those keys, and only those are logged. A finished
 game's result reaches the platform typed, as an `Outcome` (`Game.outcome`; by default read
 from `result`'s "places" and "scores").
+
+A finished match becomes a record (platform/records): its log replayed through `apply`, each
+state shown through `record_view` (default: the spectator's `view`).
 """
 
 from __future__ import annotations
@@ -347,6 +350,15 @@ class Game:
         are seeded with it instead of the log's seq, so a move by another seat does not
         redraw a planned touch). None: the seq."""
         return None
+
+    # --- records (a finished match looked back on) ----------------------------------
+
+    def record_view(self, state: State) -> dict[str, Any]:
+        """What a finished match's record shows of `state`, one of the states its log passed
+        through. The record exists only once the match is over, so nothing is hidden any more:
+        a game with hidden information adds it here (every hand, the deck order). The default
+        is the spectator's `view`. Never the seed, and nothing about the people."""
+        return self.view(state, None)
 
     # --- storage --------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 
 import { cap, fmt } from "../text.js";
 import { numberLink } from "./outcome.js";
+import { showRecordLink } from "../records/link.js";
 
 const $ = (root, sel) => root.querySelector(sel);
 
@@ -71,6 +72,7 @@ export class ResultView {
     const stage = result.final ? "final" : "out";
     root.dataset.stage = stage;
     root.hidden = false;
+    if (result.final) showRecordLink(root);
     if (this.shownFor !== stage) {
       // Move the focus here once per stage, unless the person is busy in a text field.
       const busy = document.activeElement instanceof HTMLInputElement;

@@ -8,6 +8,7 @@ import { secs } from "./clock.js";
 import { COLOURS } from "./controller.js";
 import { slowestPoems, soloChartSvg, soloFigures } from "./stats.js";
 import { celebrate } from "../celebrate.js";
+import { showRecordLink } from "../records/link.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -53,6 +54,7 @@ export class ResultView {
     box.classList.toggle("won", won);
     const first = box.hidden;
     box.hidden = false;
+    showRecordLink(box);
     if (first) {
       box.focus({ preventScroll: true });
       box.scrollIntoView({ block: "nearest" });
