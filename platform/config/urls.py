@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from gamekit import registry
+from pages import offline
 from pages import views as pages_views
 from pages.health import healthz
 from records import views as records_views
@@ -25,6 +26,8 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("robots.txt", pages_views.robots_txt, name="robots_txt"),
     path("favicon.ico", pages_views.favicon_ico, name="favicon_ico"),
+    # At the root, so its scope covers every page it keeps offline (pages.offline).
+    path("sw.js", offline.service_worker, name="service_worker"),
     # The language switch posts here (pages.views.set_language wraps Django's view).
     path("i18n/setlang/", pages_views.set_language, name="set_language"),
     path("admin/", admin.site.urls),

@@ -9,7 +9,7 @@ import { showRecordLink } from "../records/link.js";
 const $ = (root, sel) => root.querySelector(sel);
 
 export class ResultView {
-  constructor(root, S, { seatName, isCpu, onInviteAgain }) {
+  constructor(root, S, { seatName, isCpu }) {
     this.root = root;
     this.S = S;
     this.seatName = seatName;
@@ -17,7 +17,6 @@ export class ResultView {
     this.link = null;
     this.shownFor = null; // "out" | "final": focus moves here once per stage
     $(root, "[data-copy-link]").addEventListener("click", () => this.copy());
-    $(root, "[data-invite-again]").addEventListener("click", onInviteAgain);
   }
 
   hide() {

@@ -3,7 +3,6 @@
 
 import { fmt } from "../text.js";
 import { minutes, readingAt, secs } from "./clock.js";
-import { COLOURS } from "./controller.js";
 import { torifudaColumns } from "./layout.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -50,7 +49,7 @@ export class Panel {
   renderMemorise() {
     const g = this.g;
     const box = $("[data-memorise]");
-    if (!g.view || g.view.phase !== "memorise") { box.hidden = true; return; }
+    if (!g.view || g.view.phase !== "memorise" || g.resigned() !== null) { box.hidden = true; return; }
     box.hidden = false;
     if (g.memoriseEnd === null) g.memoriseEnd = g.now() + g.view.settings.memorise_seconds * 1000;
     const left = Math.max(0, Math.ceil((g.memoriseEnd - g.now()) / 1000));
@@ -110,7 +109,7 @@ export class Panel {
       const th = document.createElement("th");
       th.scope = "row";
       const chip = document.createElement("span");
-      chip.className = `seat-chip seat-${COLOURS[seat]}`;
+      chip.className = `seat-chip seat-${this.g.colour(seat)}`;
       th.append(chip, g.label(seat));
       const n = document.createElement("td");
       n.dataset.seatCount = seat;
@@ -156,11 +155,11 @@ export class Panel {
     }));
     card.className = "last-card kcard-face";
     const taker = result.taker ?? (g.view.mode === "solo" && result.t !== null ? 0 : null);
-    if (taker !== null) card.classList.add(`taken-by-${COLOURS[taker]}`);
+    if (taker !== null) card.classList.add(`taken-by-${this.g.colour(taker)}`);
     const badge = $("[data-last-taker]");
     badge.hidden = taker === null;
     if (taker !== null) {
-      badge.className = `taker-badge seat-${COLOURS[taker]}`;
+      badge.className = `taker-badge seat-${this.g.colour(taker)}`;
       badge.textContent = `${g.name(taker)} · ${secs(result.t)} s`;
     }
     $("[data-last-lines]").replaceChildren(...lines.map((text) => {

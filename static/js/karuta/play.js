@@ -8,12 +8,14 @@
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
 import { Sound } from "../sound.js";
+import { ScreenAwake } from "../wake-lock.js";
 import { BoardView } from "./board-view.js";
 import { KarutaController } from "./controller.js";
 import { bindBoard } from "./keyboard.js";
 import { Panel } from "./panel.js";
 import { ResultView } from "./result-view.js";
 import { Speech } from "./speech.js";
+import { bindZoom } from "./zoom.js";
 
 const json = (id) => JSON.parse(document.getElementById(id).textContent);
 const config = json("match-config");
@@ -26,6 +28,7 @@ game.ui = {
   result: new ResultView(game),
   speech: new Speech(document.querySelector("[data-speech]"), document.querySelector("[data-no-voice]")),
   sound,
+  awake: new ScreenAwake(),
   room: null,
 };
 
@@ -36,8 +39,9 @@ const client = new MatchClient(config, {
   onConnection: (up) => game.ui.room.connection(up),
 });
 game.client = client;
-game.ui.room = new Room(client, config);
+game.ui.room = new Room(client, config, { stoppable: true });
 bindBoard(game);
+bindZoom(document.querySelector("[data-board]"), document.querySelector("[data-card-zoom]"));
 document.querySelector("[data-skip]").addEventListener("click", () => game.ready());
 
 // Read-only handle for tests and curious players: what this page was told, nothing more.

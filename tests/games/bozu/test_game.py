@@ -211,7 +211,10 @@ def test_every_event_has_words_in_each_language(game):
             kinds.add(event["type"])
             for language in ("ja", "en", "zh-hans"):
                 with translation.override(language):
-                    assert describe_event(event)
+                    text = describe_event(event)
+                    assert text
+                    if language == "en":  # "Yellow drew …", not "yellow drew …"
+                        assert text[0].isupper(), text
     assert kinds == {
         "drew",
         "kept",
