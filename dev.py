@@ -2,7 +2,7 @@
 """Set up and run the site or the tests. Needs only Python 3.11+ and PyPI.
 
 ./dev.py run     set up (.venv, install, migrate) and serve on embedded defaults
-./dev.py test    set up and run the whole test suite (extra args go to pytest)
+./dev.py test    set up and run the whole test suite in parallel (extra args go to pytest)
 ./dev.py lock    refresh requirements.lock from pyproject.toml's ranges
 """
 
@@ -134,7 +134,25 @@ def cmd_test(argv: list[str]) -> int:
         say("installing front-end test tools (npm ci)")
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], check=True, cwd=ROOT)
     env = project_env()
-    return subprocess.run([PY, "-m", "pytest", *argv], env=env, cwd=ROOT).returncode
+    return subprocess.run([PY, "-m", "pytest", *in_parallel(argv)], env=env, cwd=ROOT).returncode
+
+
+def in_parallel(argv: list[str]) -> list[str]:
+    """pytest-xdist workers, TEST_WORKERS of them (default: twice the cores, since most of the
+    slow tests wait on a browser, a server or a reading clock). Each has its own database,
+    var/ folder and Redis database (config/settings_test.py). Arguments that choose the
+    workers or need one process (-n, -p no:xdist, --pdb) are left alone; TEST_WORKERS=0 runs
+    in this process."""
+    own_choice = ("-n", "--numprocesses", "--dist", "--pdb", "--trace")
+    for arg in argv:
+        if arg.split("=")[0] in own_choice or (arg[:2] == "-n" and arg[2:3].isalnum()):
+            return argv
+        if "no:xdist" in arg:
+            return argv
+    workers = os.environ.get("TEST_WORKERS") or str(2 * (os.cpu_count() or 1))
+    if workers == "0":
+        return argv
+    return ["-n", workers, *argv]
 
 
 def cmd_lock(argv: list[str]) -> int:

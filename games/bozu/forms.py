@@ -31,7 +31,7 @@ EMPEROR_CHOICES = [
 ]
 
 
-# The source's levels against the CPU (RULES.md §2); they play alike (game.py LEVELS).
+# The source's levels against the CPU (docs/requirements.md §2); they play alike (game.py LEVELS).
 LEVEL_CHOICES = [
     ("beginner", _("Beginner (初級)")),
     ("intermediate", _("Intermediate (中級)")),

@@ -49,7 +49,7 @@ Phases and actions (what the play pages and the match server build on)
     The server plays a CPU's touch when its time comes, so nothing sent depends on a
     CPU's plan before then. CPU policies ignore other seats' touches.
 
-    Resolution (competitive, RULES.md §3): the earliest touch on the read card
+    Resolution (competitive, docs/requirements.md §3): the earliest touch on the read card
     takes it; at equal times the player on whose side it lies takes it.
     Touches made after that moment never count. Otetsuki = a counted touch on
     the side where the read card does not lie; when a dead card (空札) is read,

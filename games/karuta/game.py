@@ -91,7 +91,7 @@ class Karuta(gamekit.Game):
         "send": ("card",),
     }
     order = 20
-    # Buckets only (RULES.md §6): memorisation time and poem set are grouped, not raw.
+    # Buckets only (docs/requirements.md §6): memorisation time and poem set are grouped, not raw.
     telemetry_settings = {
         "mode": engine.MODES,
         "poem_set": ("all", "20"),

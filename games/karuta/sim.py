@@ -6,7 +6,7 @@ needs thousands, so this module decides each reading in closed form for many gam
 at once: step i reads the i-th poem of every game's reading order, both CPUs'
 touch times, guesses and slips are drawn for all games together from the model in
 `games.karuta.cpu` (same table, same formulas), and the engine's competitive rules
-(RULES.md §3: the earliest touch takes, the owner wins ties, otetsuki by side,
+(docs/requirements.md §3: the earliest touch takes, the owner wins ties, otetsuki by side,
 tomo-otetsu, sends capped by what the sender holds, first empty side wins) settle
 them. Per game it keeps where every card lies (side and row), which poems are
 unread, and the cards each side and row holds.

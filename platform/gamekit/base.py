@@ -211,7 +211,7 @@ class Game:
     # Readable texts for the codes of the game's own GameError subclasses, for engines that
     # cannot carry a translated `message` themselves (a pure engine imports no Django).
     error_messages: ClassVar[Mapping[str, Any]] = {}
-    # Telemetry (RULES.md §6): the rule options a page may report with game start and
+    # Telemetry (docs/requirements.md §6): the rule options a page may report with game start and
     # end, each with its allowed values, e.g. {"monk_rule": ("on", "off")}. Buckets only,
     # never free values; the player count is always allowed (telemetry_settings_schema).
     telemetry_settings: ClassVar[Mapping[str, Sequence[str]]] = {}

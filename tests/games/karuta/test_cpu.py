@@ -55,8 +55,8 @@ def test_master_takes_at_champion_speed_and_levels_are_ordered(ladder):
 
 
 def test_novice_takes_only_after_the_upper_verse_has_ended(ladder):
-    # The 入門 promise (RULES.md §3): a beginner can read the whole upper verse first; the
-    # issue asks for 90% of its takes after the held last kana, the model gives all of them.
+    # The 入門 promise (docs/requirements.md §3): a beginner can read the whole upper verse
+    # first; the issue asks for 90% of its takes after the held last kana, the model gives all.
     after_verse = ladder.after_verse["nyumon"]
     assert len(after_verse) > 10_000
     assert ladder.figures("nyumon")["after_verse"]["below_zero"] <= 0.10
