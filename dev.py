@@ -134,7 +134,42 @@ def cmd_test(argv: list[str]) -> int:
         say("installing front-end test tools (npm ci)")
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], check=True, cwd=ROOT)
     env = project_env()
-    return subprocess.run([PY, "-m", "pytest", *in_parallel(argv)], env=env, cwd=ROOT).returncode
+    pytest = [PY, "-m", "pytest"]
+    parallel = in_parallel(argv)
+    if parallel == argv:
+        return subprocess.run([*pytest, *argv], env=env, cwd=ROOT).returncode
+    # Two passes: everything else in parallel, then the `timing` tests (tests/conftest.py) in
+    # one process, so that no worker shares the cores with a test that measures milliseconds.
+    rest, selected = split_mark_expression(argv)
+    codes = []
+    for number, mark in ((parallel[1], "not timing"), (None, "timing")):
+        expression = f"({selected}) and {mark}" if selected else mark
+        workers = ["-n", number] if number else []
+        say(f"pytest -m '{expression}'" + (f" on {number} workers" if number else " alone"))
+        run = subprocess.run([*pytest, *workers, *rest, "-m", expression], env=env, cwd=ROOT)
+        codes.append(run.returncode)
+    failed = [code for code in codes if code not in (0, NO_TESTS_COLLECTED)]
+    if failed:
+        return failed[0]
+    return NO_TESTS_COLLECTED if all(code == NO_TESTS_COLLECTED for code in codes) else 0
+
+
+NO_TESTS_COLLECTED = 5  # pytest's exit code when a selection is empty
+
+
+def split_mark_expression(argv: list[str]) -> tuple[list[str], str | None]:
+    """(argv without its -m, the -m expression or None); the last -m wins, as in pytest."""
+    rest: list[str] = []
+    expression = None
+    args = iter(argv)
+    for arg in args:
+        if arg == "-m":
+            expression = next(args, "")
+        elif arg.startswith("-m") and arg[2:3] not in ("", "-"):
+            expression = arg[2:].removeprefix("=")
+        else:
+            rest.append(arg)
+    return rest, expression
 
 
 def in_parallel(argv: list[str]) -> list[str]:

@@ -21,6 +21,27 @@ SHARED_FIXTURE_MODULES = {
 }
 
 
+# Modules that hold the server to wall-clock budgets of a few milliseconds (the karuta judge's
+# late window, link delays, the voice's 10 ms schedule, recovery deadlines). They are marked
+# `timing`, and ./dev.py runs them after the parallel pass in one process, so that no other
+# worker shares the two cores with them.
+TIMING_MODULES = {
+    "tests/fairness/test_delay_proxy.py",
+    "tests/fairness/test_fairness.py",
+    "tests/matches/test_karuta_online.py",
+    "tests/matches/test_karuta_timing.py",
+    "tests/matches/test_link_delay.py",
+    "tests/matches/test_recovery.py",
+    "tests/browser/test_karuta_voice.py",
+}
+
+
+def pytest_itemcollected(item):
+    """Mark the tests of TIMING_MODULES `timing` as they are collected, before `-m` selects."""
+    if item.nodeid.split("::", 1)[0] in TIMING_MODULES:
+        item.add_marker(pytest.mark.timing)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """xdist's default (load) scheduling, except for SHARED_FIXTURE_MODULES. xdist's own
