@@ -1,9 +1,10 @@
 // The Bozu Mekuri play screen (entry): a CSS 3D table with drawn card faces and motion,
 // and a button panel that alone plays the whole game by keyboard. Every mode (CPU,
 // hot-seat, friend) goes through the same match WebSocket; the server sends each seat
-// only its own view. The jobs live in modules: controller (state and turn), table-view
+// only its own view. The jobs live in modules: controller (state and turn), board-view
 // (piles, faces, motion), panel, result, keyboard; face and motion are pure (tests/js).
 
+import { EventLog } from "../event-log.js";
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
 import { Sound } from "../sound.js";
@@ -11,7 +12,7 @@ import { Table3D } from "../table3d.js";
 import * as telemetry from "../telemetry.js";
 import { BozuController } from "./controller.js";
 import { bindKeys } from "./keyboard.js";
-import { TableView } from "./table-view.js";
+import { BoardView } from "./board-view.js";
 
 const json = (id) => JSON.parse(document.getElementById(id).textContent);
 const config = json("match-config");
@@ -19,8 +20,9 @@ const S = json("bozu-strings");
 const sound = new Sound();
 sound.bind(document.querySelector("[data-sound-toggle]"));
 
-const game = new BozuController({ config, strings: S, sound, table: null });
-game.table = new TableView(document.querySelector("[data-table3d]"), {
+const events = new EventLog(document.querySelector("[data-last-events]"), document.querySelector("[data-announcer]"), { keep: 6 });
+const game = new BozuController({ config, strings: S, sound, table: null, events });
+game.table = new BoardView(document.querySelector("[data-table3d]"), {
   cards: json("bozu-cards"), strings: S, names: (seat) => game.name(seat),
 });
 const client = new MatchClient(config, {
@@ -36,12 +38,6 @@ game.room = room;
 for (const button of document.querySelectorAll("[data-draw], [data-pile-button]")) {
   button.addEventListener("click", () => game.draw());
 }
-document.querySelector("[data-invite-again]").addEventListener("click", () => {
-  telemetry.roomCreated("result");
-  client.room("invite");
-  document.querySelector("[data-room-invite]")?.scrollIntoView({ block: "center" });
-  document.querySelector("[data-invite-url]")?.focus();
-});
 bindKeys(game);
 
 // Read-only handle for tests and curious players: what this page was told, and the
