@@ -154,6 +154,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 await self.send_json({"type": "lag", "lagging": True})
         while True:
             await asyncio.sleep(LAYER_RETRY_S)
+            # No notice can arrive meanwhile (another process's, or this one's own: this
+            # receive is what would read them): the table follows the database instead.
+            await self._follow_database()
             try:
                 if self.joined:
                     # Redis lost its memory too: the group membership must be made again.
@@ -171,6 +174,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if self.joined:
                 with translation.override(self.lang):
                     await self.push()  # fresh from the database: what the notices missed
+
+    async def _follow_database(self) -> None:
+        """While the layer is down: push what the database has that this socket lacks."""
+        if not self.joined or self.closed:
+            return
+        with contextlib.suppress(Exception):  # the database may be down too: next time
+            seq = await db_call(self._current_seq)()
+            if self.sent_seq is None or seq > self.sent_seq:
+                with translation.override(self.lang):
+                    await self.push()
 
     async def connect(self) -> None:
         self.match_id = str(self.scope["url_route"]["kwargs"]["match_id"])
@@ -235,7 +248,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             try:
                 await self._receive(text_data, bytes_data)
             except (MatchError, GameError) as exc:
-                await self.send_refusal(exc, self.ref)
+                # A frame refused before it was read may still name its act (BadFrame.ref).
+                await self.send_refusal(exc, self.ref or getattr(exc, "ref", None))
             except (DatabaseError, InterfaceError) as exc:
                 # The database is unreachable: nothing was applied; the client may retry.
                 log.warning("match consumer: database unavailable (%s)", type(exc).__name__)
@@ -377,11 +391,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.push(force=True)
 
     async def on_ping(self, message: dict[str, Any]) -> None:
-        t = protocol.ping_echo(message.get("t"))
+        t = protocol.ping_echo(message.get("t", protocol.MISSING))
         sample = protocol.ping_clock(message)
         if sample is not None:
             self.link.sample(int(self.arrived_ms or time.time() * 1000), *sample)
-        snap = snapshots.peek(self.match_id)
+        snap = None if self.layer_down else snapshots.peek(self.match_id)
+        # The snapshot hears of other processes' moves through the layer: while it is down,
+        # only the database knows the seq.
         if snap is not None and self.sent_seq is not None and snap.match.seq <= self.sent_seq:
             seq = snap.match.seq  # nothing new in this process: no database read
         else:
