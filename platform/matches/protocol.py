@@ -15,8 +15,7 @@ import math
 import re
 from typing import Any
 
-from django.conf import settings
-
+from matches.conf import conf
 from matches.errors import MatchError
 
 PROTOCOL_VERSION = 1
@@ -29,10 +28,6 @@ FRAME_MAX_DEPTH = 16
 ACTION_MAX_DEPTH = 6
 ACTION_MAX_BYTES = 2048
 ACTION_MAX_STRING = 512
-
-
-def conf(name: str, default: Any) -> Any:
-    return getattr(settings, f"MATCHES_{name}", default)
 
 
 class BadFrame(MatchError):
