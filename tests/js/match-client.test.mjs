@@ -1,18 +1,6 @@
 // node --test: the match client's clock pings and timed-state parts, over a fake socket.
 import assert from "node:assert/strict";
-import { register } from "node:module";
 import { test } from "node:test";
-
-// Django's static finders serve static/js/ and platform/matches/static/js/ under the one
-// /static/js/ URL; here, a resolve hook maps the client's sibling import the same way.
-const clockSync = new URL("../../static/js/clock-sync.js", import.meta.url).href;
-register(`data:text/javascript,${encodeURIComponent(`
-export async function resolve(specifier, context, next) {
-  if (specifier === "./clock-sync.js" && context.parentURL?.endsWith("/match-client.js")) {
-    return next(${JSON.stringify(clockSync)}, context);
-  }
-  return next(specifier, context);
-}`)}`);
 
 class FakeSocket {
   static OPEN = 1;
@@ -35,7 +23,7 @@ globalThis.WebSocket = FakeSocket;
 globalThis.location = { protocol: "http:", host: "example.test" };
 globalThis.document = { documentElement: { lang: "en" } };
 
-const { MatchClient } = await import("../../platform/matches/static/js/match-client.js");
+const { MatchClient } = await import("../../static/js/match-client.js");
 
 function connected() {
   const frames = [];

@@ -1,6 +1,6 @@
 // The blind screen of a shared device (hot-seat with hidden hands): "Pass the device to
 // Blue" and "I am Blue — show me". While it shows, the board is hidden and every private
-// trace of the previous player has been removed from the page (TableView.clearPrivate,
+// trace of the previous player has been removed from the page (BoardView.clearPrivate,
 // the hand and the log), so looking at the screen — or at the DOM — reveals nothing.
 
 import { fmt } from "../text.js";

@@ -1,10 +1,10 @@
 // The button panel: the hand as one button per kind, the snatch target choice, the draw
-// button with the draws still owed, the bomb-placement choice, and the keyboard. The
+// button with the draws still owed, the bomb-placement choice (keys: keyboard.js). The
 // panel alone plays the whole game. Buttons that cannot be used now are aria-disabled
 // rather than disabled, so the focus never falls out of the panel while others play.
 
 import { cap, fmt } from "../text.js";
-import { keyAction, placeAction, playAction } from "./actions.js";
+import { placeAction, playAction } from "./actions.js";
 
 const $ = (root, sel) => root.querySelector(sel);
 const $$ = (root, sel) => [...root.querySelectorAll(sel)];
@@ -34,7 +34,6 @@ export class Panel {
       }
     });
     $(root, "[data-targets-cancel]").addEventListener("click", () => this.closeTargets(true));
-    document.addEventListener("keydown", (event) => this.onKey(event));
   }
 
   /** Redraw from a panel model (actions.panelModel); keep or move the focus sensibly. */
@@ -216,28 +215,5 @@ export class Panel {
     // The placement choice is about to close: wait on the draw button for the next turn.
     this.draw.focus();
     this.act(action);
-  }
-
-  onKey(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey || !this.model) return;
-    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
-    if (event.key === "Escape" && this.targetsFor) {
-      event.preventDefault();
-      this.closeTargets(true);
-      return;
-    }
-    if (this.root.closest("[hidden]") || this.root.hidden) return; // blind screen up
-    const hit = keyAction(this.model, event.key);
-    if (!hit) return;
-    event.preventDefault();
-    if (hit.kind === "draw") {
-      this.draw.focus();
-      this.doDraw();
-    } else if (hit.kind === "card") {
-      $(this.root, `[data-focus-key="kind:${hit.group.kind}"]`)?.focus();
-      this.doCard(hit.group.kind);
-    } else if (hit.kind === "place") {
-      this.doPlace(hit.where);
-    }
   }
 }

@@ -10,7 +10,7 @@ import { seatName, yourSeats } from "../seats.js";
 import * as telemetry from "../telemetry.js";
 import { motionsFor, soundFor } from "./motion.js";
 import { announce, renderPanel } from "./panel.js";
-import { renderResult } from "./result.js";
+import { renderResult } from "./result-view.js";
 
 const drawButtons = () => [...document.querySelectorAll("[data-draw], [data-pile-button]")];
 

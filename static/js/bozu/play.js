@@ -1,7 +1,7 @@
 // The Bozu Mekuri play screen (entry): a CSS 3D table with drawn card faces and motion,
 // and a button panel that alone plays the whole game by keyboard. Every mode (CPU,
 // hot-seat, friend) goes through the same match WebSocket; the server sends each seat
-// only its own view. The jobs live in modules: controller (state and turn), table-view
+// only its own view. The jobs live in modules: controller (state and turn), board-view
 // (piles, faces, motion), panel, result, keyboard; face and motion are pure (tests/js).
 
 import { MatchClient } from "../match-client.js";
@@ -11,7 +11,7 @@ import { Table3D } from "../table3d.js";
 import * as telemetry from "../telemetry.js";
 import { BozuController } from "./controller.js";
 import { bindKeys } from "./keyboard.js";
-import { TableView } from "./table-view.js";
+import { BoardView } from "./board-view.js";
 
 const json = (id) => JSON.parse(document.getElementById(id).textContent);
 const config = json("match-config");
@@ -20,7 +20,7 @@ const sound = new Sound();
 sound.bind(document.querySelector("[data-sound-toggle]"));
 
 const game = new BozuController({ config, strings: S, sound, table: null });
-game.table = new TableView(document.querySelector("[data-table3d]"), {
+game.table = new BoardView(document.querySelector("[data-table3d]"), {
   cards: json("bozu-cards"), strings: S, names: (seat) => game.name(seat),
 });
 const client = new MatchClient(config, {

@@ -7,7 +7,7 @@ import { numberLink } from "./outcome.js";
 
 const $ = (root, sel) => root.querySelector(sel);
 
-export class ResultScreen {
+export class ResultView {
   constructor(root, S, { seatName, isCpu, onInviteAgain }) {
     this.root = root;
     this.S = S;

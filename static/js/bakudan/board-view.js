@@ -20,7 +20,7 @@ function el(tag, props = {}, ...children) {
   return node;
 }
 
-export class TableView {
+export class BoardView {
   constructor(root, S, lang) {
     this.root = root;
     this.S = S;

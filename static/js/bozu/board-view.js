@@ -21,7 +21,7 @@ function fillPile(el, count, top, label) {
   el.querySelector(".pile-top").style.setProperty("--layers", String(layers));
 }
 
-export class TableView {
+export class BoardView {
   constructor(root, { cards, strings, names }) {
     this.root = root;
     this.cards = cards;
