@@ -115,8 +115,25 @@ def test_a_crashed_server_of_two_is_recovered_by_the_other(transactional_db):
     assert took <= GRACE_S + 5
 
 
-@pytest.mark.services
-def test_a_redis_outage_keeps_sockets_open_and_loses_nothing(transactional_db):
+async def act_through_outage(bot: Bot, seat: int, action_id: str) -> int:
+    """Send an act until it is applied (a database hiccup is `unavailable`, retryable)."""
+    reply = await bot.act(seat, action_id)
+    while reply["type"] == "error":
+        assert reply["code"] == "unavailable", reply
+        await asyncio.sleep(reply.get("retry_ms", 1000) / 1000)
+        reply = await bot.act(seat, action_id)
+    return reply["seq"]
+
+
+async def sees(bot: Bot, seq: int, limit: float) -> float:
+    """Seconds until `bot` has a state frame at `seq` or later (at most `limit`)."""
+    started = time.monotonic()
+    while bot.seq is None or bot.seq < seq:
+        await bot.until(lambda f: f["type"] == "state", limit - (time.monotonic() - started))
+    return time.monotonic() - started
+
+
+def own_redis_and_two_servers() -> tuple[RedisServer, AsgiServer, AsgiServer]:
     need_services()
     if not RedisServer.available():
         pytest.fail("redis-server is not installed")
@@ -126,6 +143,12 @@ def test_a_redis_outage_keeps_sockets_open_and_loses_nothing(transactional_db):
     one, two = AsgiServer(extra_env=env), AsgiServer(extra_env=env)
     one.start()
     two.start()
+    return redis_server, one, two
+
+
+@pytest.mark.services
+def test_a_redis_outage_keeps_sockets_open_and_loses_nothing(transactional_db):
+    redis_server, one, two = own_redis_and_two_servers()
     match_id, red_token, blue_token = friend_match()
     ws = f"/play/{match_id}/ws/"
     outage_s = float(os.environ.get("REDIS_OUTAGE_S", "4"))
@@ -175,37 +198,6 @@ def test_a_redis_outage_keeps_sockets_open_and_loses_nothing(transactional_db):
     match = Match.objects.get(pk=match_id)
     assert match.actions.filter(client_action_id="blue-in-outage").count() == 1
     assert match.seq >= result["applied"]
-
-
-async def act_through_outage(bot: Bot, seat: int, action_id: str) -> int:
-    """Send an act until it is applied (a database hiccup is `unavailable`, retryable)."""
-    reply = await bot.act(seat, action_id)
-    while reply["type"] == "error":
-        assert reply["code"] == "unavailable", reply
-        await asyncio.sleep(reply.get("retry_ms", 1000) / 1000)
-        reply = await bot.act(seat, action_id)
-    return reply["seq"]
-
-
-async def sees(bot: Bot, seq: int, limit: float) -> float:
-    """Seconds until `bot` has a state frame at `seq` or later (at most `limit`)."""
-    started = time.monotonic()
-    while bot.seq is None or bot.seq < seq:
-        await bot.until(lambda f: f["type"] == "state", limit - (time.monotonic() - started))
-    return time.monotonic() - started
-
-
-def own_redis_and_two_servers() -> tuple[RedisServer, AsgiServer, AsgiServer]:
-    need_services()
-    if not RedisServer.available():
-        pytest.fail("redis-server is not installed")
-    redis_server = RedisServer()
-    redis_server.start()
-    env = {**SETTINGS, "REDIS_URL": redis_server.url(), "MATCHES_CELERY": "0"}
-    one, two = AsgiServer(extra_env=env), AsgiServer(extra_env=env)
-    one.start()
-    two.start()
-    return redis_server, one, two
 
 
 @pytest.mark.services
