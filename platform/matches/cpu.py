@@ -26,7 +26,6 @@ KEEP = 2048  # plans remembered per process (a few per match in play)
 
 _plans: OrderedDict[tuple[str, int, int, str], dict[str, Any]] = OrderedDict()
 _lock = threading.Lock()
-computed = 0  # plans computed by this process (tests and benches read it)
 
 
 def rng(game: Game, match: Any, state: Any, index: int) -> random.Random:
@@ -44,9 +43,7 @@ def plan(game: Game, match: Any, state: Any, index: int, level: str) -> dict[str
             _plans.move_to_end(key)
             return copy.deepcopy(known)
     action = game.cpu_policy(game.view(state, index), index, level, rng(game, match, state, index))
-    global computed
     with _lock:
-        computed += 1
         _plans[key] = copy.deepcopy(action)
         while len(_plans) > KEEP:
             _plans.popitem(last=False)

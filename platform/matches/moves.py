@@ -276,8 +276,9 @@ def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
             after_commit(match)
             return match.seq
         before = game.to_act(state)
-        if ahead is not None and ahead[:4] == (match.seq, seat.index, actor, forced):
-            action, after, events = ahead[4:]
+        picked_now = (match.seq, seat.index, seat.cpu_level, actor, forced)
+        if ahead is not None and ahead[:5] == picked_now:
+            action, after, events = ahead[5:]
         else:  # the seats changed meanwhile, or the snapshot was behind
             action, after, events = _server_move(match, game, state, seat, forced, now)
         _record_move(match, game, seats, seat.index, action, after, events, before, actor, now)
@@ -300,9 +301,9 @@ def _server_move(
 
 def _move_ahead(snap: snapshots.Snapshot, now: datetime) -> tuple[Any, ...] | None:
     """The server-side move due now as this process's snapshot sees it, decided before the
-    lock, with the CPU's plans for the state after it: (seq, seat, actor, forced action,
-    action, state after, events), or None (nothing due, a player put out, an engine error:
-    all left to the locked path)."""
+    lock, with the CPU's plans for the state after it: (seq, seat, its level, actor, forced
+    action, action, state after, events), or None (nothing due, a player put out, an engine
+    error: all left to the locked path)."""
     match = snap.match
     if match.status != Match.Status.PLAYING:
         return None
@@ -318,7 +319,7 @@ def _move_ahead(snap: snapshots.Snapshot, now: datetime) -> tuple[Any, ...] | No
     except Exception:
         return None  # decided again under the lock, where an engine error is reported
     _plan_ahead(snap, after)
-    return (match.seq, seat.index, actor, forced, action, after, events)
+    return (match.seq, seat.index, seat.cpu_level, actor, forced, action, after, events)
 
 
 def cpu_move(game: Game, state: Any, index: int, level: str, match: Match) -> dict[str, Any]:
