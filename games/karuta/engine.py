@@ -39,7 +39,7 @@ Phases and actions (what the play pages and the match server build on)
       taken never count, so nothing more can happen).
     * ``reading`` (optional, sent by every client of ours) binds a touch or a pass to
       the reading it is meant for: one that arrives once that reading is over is refused
-      as ``stale`` (logged), never counted in the next one. A touch that arrives before
+      as ``stale`` (a touch is logged), never counted in the next one. A touch that arrives before
       its reading's t = 0 is impossible (``future``, judge.py) with or without it.
     * ``{"type": "arrange", "rows": [...], "t": ms}`` (competitive) — only
       before the upper verse starts (t < 0) and before the seat touched.
@@ -433,15 +433,17 @@ def _run_arrange(state: State, seat: int, action: Mapping[str, Any], events: lis
 
 
 class StaleActError(IllegalActionError):
-    """A touch or pass meant for a reading that is over (it names another `reading`).
-    Logged: the next reading is untouched."""
+    """A touch or pass meant for a reading that is over (it names another `reading`): the
+    reading in progress is untouched. A touch is logged (the player believed they took a
+    card); a pass is not: the server passed the seat already, and a page's pass often loses
+    that race, so logging it would put a refusal in everyone's log at every reading."""
 
     code = "stale"
-    logged = True
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"stale act ({reason})")
+    def __init__(self, reason: str, kind: str) -> None:
+        super().__init__(f"stale {kind} ({reason})")
         self.reason = reason
+        self.logged = kind == "touch"
 
 
 def _check_bound(state: State, action: Mapping[str, Any]) -> None:
@@ -453,7 +455,7 @@ def _check_bound(state: State, action: Mapping[str, Any]) -> None:
         raise InvalidActionError("'reading' must be a whole number")
     r = state["reading"]
     if state["phase"] != "reading" or r is None or r["number"] != number:
-        raise StaleActError("reading")
+        raise StaleActError("reading", action["type"])
 
 
 def _check_touch(state: State, seat: int, action: Mapping[str, Any]) -> None:
