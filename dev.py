@@ -2,7 +2,7 @@
 """Set up and run the site or the tests. Needs only Python 3.11+ and PyPI.
 
 ./dev.py run     set up (.venv, install, migrate) and serve on embedded defaults
-./dev.py test    set up and run the whole test suite (extra args go to pytest)
+./dev.py test    set up and run the whole test suite in parallel (extra args go to pytest)
 ./dev.py lock    refresh requirements.lock from pyproject.toml's ranges
 """
 
@@ -134,7 +134,60 @@ def cmd_test(argv: list[str]) -> int:
         say("installing front-end test tools (npm ci)")
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], check=True, cwd=ROOT)
     env = project_env()
-    return subprocess.run([PY, "-m", "pytest", *argv], env=env, cwd=ROOT).returncode
+    pytest = [PY, "-m", "pytest"]
+    parallel = in_parallel(argv)
+    if parallel == argv:
+        return subprocess.run([*pytest, *argv], env=env, cwd=ROOT).returncode
+    # Two passes: everything else in parallel, then the `timing` tests (tests/conftest.py) in
+    # one process, so that no worker shares the cores with a test that measures milliseconds.
+    rest, selected = split_mark_expression(argv)
+    codes = []
+    for number, mark in ((parallel[1], "not timing"), (None, "timing")):
+        expression = f"({selected}) and {mark}" if selected else mark
+        workers = ["-n", number] if number else []
+        say(f"pytest -m '{expression}'" + (f" on {number} workers" if number else " alone"))
+        run = subprocess.run([*pytest, *workers, *rest, "-m", expression], env=env, cwd=ROOT)
+        codes.append(run.returncode)
+    failed = [code for code in codes if code not in (0, NO_TESTS_COLLECTED)]
+    if failed:
+        return failed[0]
+    return NO_TESTS_COLLECTED if all(code == NO_TESTS_COLLECTED for code in codes) else 0
+
+
+NO_TESTS_COLLECTED = 5  # pytest's exit code when a selection is empty
+
+
+def split_mark_expression(argv: list[str]) -> tuple[list[str], str | None]:
+    """(argv without its -m, the -m expression or None); the last -m wins, as in pytest."""
+    rest: list[str] = []
+    expression = None
+    args = iter(argv)
+    for arg in args:
+        if arg == "-m":
+            expression = next(args, "")
+        elif arg.startswith("-m") and arg[2:3] not in ("", "-"):
+            expression = arg[2:].removeprefix("=")
+        else:
+            rest.append(arg)
+    return rest, expression
+
+
+def in_parallel(argv: list[str]) -> list[str]:
+    """pytest-xdist workers, TEST_WORKERS of them (default: twice the cores, since most of the
+    slow tests wait on a browser, a server or a reading clock). Each has its own database,
+    var/ folder and Redis database (config/settings_test.py). Arguments that choose the
+    workers or need one process (-n, -p no:xdist, --pdb) are left alone; TEST_WORKERS=0 runs
+    in this process."""
+    own_choice = ("-n", "--numprocesses", "--dist", "--pdb", "--trace")
+    for arg in argv:
+        if arg.split("=")[0] in own_choice or (arg[:2] == "-n" and arg[2:3].isalnum()):
+            return argv
+        if "no:xdist" in arg:
+            return argv
+    workers = os.environ.get("TEST_WORKERS") or str(2 * (os.cpu_count() or 1))
+    if workers == "0":
+        return argv
+    return ["-n", workers, *argv]
 
 
 def cmd_lock(argv: list[str]) -> int:

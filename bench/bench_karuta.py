@@ -3,7 +3,7 @@
 Run from the repository root:  .venv/bin/python bench/bench_karuta.py [--games N] [--seed S]
 Plays the same level pairs both ways: through the real engine and CPU policy
 (`games.karuta.simulate`), and vectorised in NumPy (`games.karuta.sim`), and prints both
-rates and their ratio. Prints figures; asserts nothing (DESIGN.md §6).
+rates and their ratio. Prints figures; asserts nothing (docs/architecture.md §6).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ Conditions (one server each, the setting in its environment):
   .venv/bin/python bench/bench_karuta_fairness.py --races 2000 --parallel 12
 
 Prints each condition's share of contested cards for each player, and a table. Asserts
-nothing (DESIGN.md §6).
+nothing (docs/architecture.md §6).
 """
 
 from __future__ import annotations

@@ -32,8 +32,8 @@ in-memory channel layer); "scaleout" = two daphne processes sharing PostgreSQL
 
   .venv/bin/python bench/bench_matches.py --matches 50,200,500 --seconds 15 --settle 5
 
-Prints figures, asserts nothing (DESIGN.md §6). Connections are ramped (--ramp per
-second) because daphne drops handshakes in a connection storm (DESIGN.md §7).
+Prints figures, asserts nothing (docs/architecture.md §6). Connections are ramped (--ramp per
+second) because daphne drops handshakes in a connection storm (docs/architecture.md §7).
 A second table says where the CPU went in each timed window, in ms of CPU per move (per
 echo, per floor round): the server processes, the database and Redis servers (PostgreSQL
 backends, redis-server; SQLite is inside the server), and the bots (this process), with

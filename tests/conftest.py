@@ -12,6 +12,80 @@ IN_CI = bool(os.environ.get("CI"))
 _skipped: list[str] = []
 
 
+# Modules whose tests share a module-scoped fixture (a CPU ladder, both karuta paths, a node
+# run): one parallel worker runs each whole, where every worker would build it again.
+SHARED_FIXTURE_MODULES = {
+    "tests/games/karuta/test_cpu.py",
+    "tests/games/karuta/test_sim.py",
+    "tests/pages/test_kimariji_js.py",
+}
+
+
+# Modules that hold the server to wall-clock budgets of a few milliseconds (the karuta judge's
+# late window, link delays, the voice's 10 ms schedule, recovery deadlines). They are marked
+# `timing`, and ./dev.py runs them after the parallel pass in one process, so that no other
+# worker shares the two cores with them.
+TIMING_MODULES = {
+    "tests/fairness/test_delay_proxy.py",
+    "tests/fairness/test_fairness.py",
+    "tests/matches/test_karuta_online.py",
+    "tests/matches/test_karuta_timing.py",
+    "tests/matches/test_link_delay.py",
+    "tests/matches/test_recovery.py",
+    "tests/browser/test_karuta_voice.py",
+}
+
+
+def pytest_itemcollected(item):
+    """Mark the tests of TIMING_MODULES `timing` as they are collected, before `-m` selects."""
+    if item.nodeid.split("::", 1)[0] in TIMING_MODULES:
+        item.add_marker(pytest.mark.timing)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's default (load) scheduling, except for SHARED_FIXTURE_MODULES. xdist's own
+    `--dist loadgroup` cannot do it: with pytest 9 it no longer sees the group marks. Each
+    worker still gets its tests in collection order (see below)."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedFixtureScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in SHARED_FIXTURE_MODULES else nodeid
+
+    return SharedFixtureScheduling(config, log)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """After pytest-django's order: the tests that read the migrated data (poems) stay first,
+    before any transactional test flushes it, in every worker (pytest-xdist hands each
+    worker its tests in this order). The rest may run in any order: the long ones (browser,
+    slow) go first, so that parallel workers do not wait at the end on one long test."""
+    last_shared = max((i for i, item in enumerate(items) if _reads_migrated_data(item)), default=-1)
+    rest = items[last_shared + 1 :]
+    rest.sort(
+        key=lambda item: not (item.get_closest_marker("slow") or item.get_closest_marker("browser"))
+    )
+    items[last_shared + 1 :] = rest
+
+
+def _reads_migrated_data(item) -> bool:
+    """pytest-django's first group: database tests in a transaction that is rolled back."""
+    marker = item.get_closest_marker("django_db")
+    fixtures = getattr(item, "fixturenames", ())
+    transactional = "transactional_db" in fixtures or "live_server" in fixtures
+    if marker is not None:
+        transactional |= bool(
+            marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences")
+        )
+        transactional |= bool(marker.args and marker.args[0])
+    return not transactional and (marker is not None or "db" in fixtures)
+
+
 def pytest_runtest_logreport(report):
     if report.skipped and IN_CI:
         _skipped.append(report.nodeid)

@@ -3,10 +3,11 @@ hand, the public counts, its own notes, its legal moves) and the rng it is hande
 
 - 無謀 reckless: plays a card on a whim about half the time, else draws; never reads its
   notes; puts a bomb back anywhere at all.
-- 冷静 calm: escapes a bomb it knows is on top; peeks when danger is high and it does not
-  know the top; snatches when it has no nipper; keeps its shield in hand until pushes are
-  likely (danger high, or it has just been pushed), then puts it up; passes a push on; puts a
-  bomb back on top (at the bottom if it still owes a draw itself).
+- 冷静 calm: escapes a bomb it knows is on top; peeks when danger is high (from 25%, the
+  page's tip) and it does not know the top; snatches when it has no nipper; keeps its shield
+  in hand until pushes are likely (danger high, or it has just been pushed), then puts it up;
+  passes a push on; puts a bomb back where it is safest for itself, not as an attack: at the
+  bottom, the card every draw from the top reaches last (and one it knows not to bottom-draw).
 - 非情 ruthless: puts bombs on top; pushes onto a human whenever it can (on anyone once
   danger is high); snatches from people first; otherwise plays like calm.
 
@@ -24,7 +25,7 @@ from gamekit.base import IllegalActionError, InvalidActionError
 RECKLESS, CALM, RUTHLESS = "reckless", "calm", "ruthless"
 PERSONALITIES = (RECKLESS, CALM, RUTHLESS)
 
-PEEK_DANGER = 0.2  # calm peeks at an unknown top from this danger on
+PEEK_DANGER = 0.25  # calm and ruthless peek at an unknown top from this danger on (the tip)
 ESCAPE_DANGER = 0.3  # without a nipper, calm spends an escape card from this danger on
 RUTHLESS_PUSH_DANGER = 0.25  # ruthless pushes onto anyone from this danger on
 SHIELD_DANGER = 0.2  # calm puts its shield up from this danger on (or once pushed)
@@ -139,9 +140,7 @@ class _Table:
                 return {"type": "place_bomb", "where": "top"}
             depth = min(1, self.view["deck_count"])  # under one card, so its own draw is safe
             return {"type": "place_bomb", "where": "position", "position": depth}
-        if owes_more:
-            return {"type": "place_bomb", "where": "bottom"}
-        return {"type": "place_bomb", "where": "top"}
+        return {"type": "place_bomb", "where": "bottom"}  # calm: safest for itself
 
     # -- the personalities ---------------------------------------------------------
 

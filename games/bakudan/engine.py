@@ -2,13 +2,13 @@
 no global random — every random choice comes from the seed and a counter kept in the state,
 so the same (seed, players, actions) always reaches the same state.
 
-Rules (RULES.md §4, the facts restated): 2–5 players, bombs = players − 1. Everyone starts
-with 4 action cards and 1 nipper; 1–2 more nippers are in the deck with the rest of the
+Rules (docs/requirements.md §4, the facts restated): 2–5 players, bombs = players − 1. Everyone
+starts with 4 action cards and 1 nipper; 1–2 more nippers are in the deck with the rest of the
 action cards, some blanks and the bombs. A turn is "play any number of action cards, then end
 it" by drawing the top card, dodge, bottom draw or push. A pushed player owes two turn-ends;
 pushes do not stack. A drawn bomb costs a nipper (spent automatically) and the drawer puts the
-bomb back where they like; without a nipper the drawer is out. Bombs in the deck are always
-one fewer than the players left, so the deck never runs out; the last one standing wins.
+bomb back where they like; without a nipper the drawer is out. Bombs in the deck are always one
+fewer than the players left, so the deck never runs out; the last one standing wins.
 
 Choices this engine makes where the rules are silent (the UI states them on the rules page):
 

@@ -20,10 +20,10 @@ DEFAULT_PLAYERS = 3
 # What is wrong with a number, by GameNumberError.code.
 NUMBER_ERRORS = {
     "empty": _("Enter a game number, or leave the field empty for a new deal."),
-    "length": _("A game number has 7 characters, like A3R-1K7Q."),
+    "length": _("A game number has 5 characters, like A3N-1K, or 7, like A3N-1K02."),
     "character": _("A game number uses only the digits 0–9 and the letters A–Z (no U)."),
     "players": _("The second character of a game number is the number of players, 2 to 5."),
-    "table": _("The third character of a game number is M, R or H (the CPU) or P (people only)."),
+    "table": _("The third character of a game number is N, M or H (the CPU) or P (people only)."),
     "check": _("This game number does not add up: one of its characters is mistyped."),
 }
 CPU_NAMES = {

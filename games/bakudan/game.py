@@ -128,6 +128,23 @@ class Bakudan(gamekit.Game):
     def result(self, state: BakudanState) -> dict[str, Any] | None:
         return engine.result(state)
 
+    def record_view(self, state: BakudanState) -> dict[str, Any]:
+        """A finished match's record shows everything: every hand, the deck from the top, what
+        each seat had peeked at, and the game number (replaying the deal is "play this deal")."""
+        shown = engine.view(state, None)
+
+        def card(card_id: str) -> dict[str, str]:
+            return {"id": card_id, "kind": state.kinds[card_id]}
+
+        shown["hands"] = [[card(c) for c in hand] for hand in state.hands]
+        shown["deck"] = [card(c) for c in state.deck]
+        shown["notes_by_seat"] = [
+            [{"position": p, "card": card(c)} for p, c in sorted(notes.items())]
+            for notes in state.notes
+        ]
+        shown["number"] = state.number
+        return shown
+
     def cpu_policy(
         self, view: Mapping[str, Any], seat: int, level: str, rng: random.Random
     ) -> dict[str, Any]:

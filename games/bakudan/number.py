@@ -1,18 +1,27 @@
 """Game numbers: a short code a person can read out, type and send, that fixes a game.
 
-Format: ``SPT-SSSC`` (shown with the hyphen; typed with or without it, in any case), e.g.
-``A3R-1K7Q``.
+Two forms, both read anywhere a number is typed (shown with the hyphen; typed with or
+without it, in any case):
+
+- The rules' short form ``SPT-SS``, e.g. their own example ``A3N-1K``: a 3-player table
+  with calm CPUs. Five symbols, a 15-bit seed, no check symbol.
+- The long, checked form ``SPT-SSSC``, e.g. ``A3N-1K02``: a 20-bit seed and a check symbol.
+  This is the form the site writes (the result screen, game links). A short number is the
+  long one whose last seed symbol is 0: ``A3N-1K`` deals as ``A3N-1K0`` plus its check
+  symbol (``A3N-1K02``), the spelling it is rewritten in once it is read.
 
 - ``P`` (2nd): the number of players, a digit 2–5.
-- ``T`` (3rd): the table — who the other seats are. The CPU personality, by the initial of its
-  Japanese name as the site shows it: ``M`` 無謀 (mubō, reckless), ``R`` 冷静 (reisei, calm),
-  ``H`` 非情 (hijō, ruthless); or ``P`` for people only (pass-and-play, friends).
-- ``S`` (1st, 5th–7th): the seed, 20 bits, in Crockford's base 32 (digits and capitals
-  without I, L, O, U, so nothing reads as something else): the first ``S`` holds the high
-  five bits.
-- ``C`` (last): a check symbol. It is the sum, over GF(32), of each other symbol's value
-  times a different power of a primitive element — so any single mistyped symbol, and any
-  two neighbours swapped, change it: a typo is caught rather than starting another game.
+- ``T`` (3rd): the table — who the other seats are, by the rules' letters: ``N`` calm
+  (冷静, as in ``A3N-1K``), ``M`` reckless (無謀, mubō), ``H`` ruthless (非情, hijō); or ``P``
+  for people only (pass-and-play, friends). ``R`` (how the site wrote calm before it
+  followed the rules) still reads as calm, so numbers handed out then keep working.
+- ``S`` (1st, then after the hyphen): the seed in Crockford's base 32 (digits and capitals
+  without I, L, O, U, so nothing reads as something else), high symbols first.
+- ``C`` (last, long form only): a check symbol. It is the sum, over GF(32), of each other
+  symbol's value times a different power of a primitive element — so any single mistyped
+  symbol, and any two neighbours swapped, change it: a typo is caught rather than starting
+  another game. The short form has no such symbol: a typo in its player count or table
+  letter is refused, but a mistyped seed symbol opens another deal.
 
 Lenient input, as Crockford's scheme intends: lower case is upper case, ``I`` and ``L`` read
 as ``1``, ``O`` as ``0``; spaces and hyphens are ignored. Pure Python, no Django.
@@ -30,9 +39,11 @@ ALIASES = {"I": "1", "L": "1", "O": "0"}
 SEED_BITS = 20
 SEED_SYMBOLS = 4
 LENGTH = 7  # symbols, without the hyphen
+SHORT_LENGTH = 5  # the rules' form: 3 seed symbols (15 bits), no check symbol
 PLAYERS = range(2, 6)
-TABLES = {"M": "reckless", "R": "calm", "H": "ruthless", "P": None}
+TABLES = {"M": "reckless", "N": "calm", "H": "ruthless", "P": None}
 TABLE_OF = {personality: letter for letter, personality in TABLES.items()}
+LEGACY_TABLES = {"R": "calm"}  # read, never written
 
 _POLY = 0b100101  # x^5 + x^2 + 1, primitive: x (= 2) generates GF(32)'s 31 non-zero elements
 
@@ -126,10 +137,11 @@ def decode(text: str) -> GameNumber:
     if not isinstance(text, str) or not text.strip():
         raise GameNumberError("empty", "the game number is empty")
     symbols = normalise(text)
-    if len(symbols) != LENGTH:
+    if len(symbols) not in (SHORT_LENGTH, LENGTH):
         raise GameNumberError(
             "length",
-            f"a game number has {LENGTH} characters (like A3R-1K7Q), this one has {len(symbols)}",
+            f"a game number has {SHORT_LENGTH} characters (like A3N-1K) or {LENGTH} "
+            f"(like A3N-1K02), this one has {len(symbols)}",
         )
     bad = [ch for ch in symbols if ch not in VALUE]
     if bad:
@@ -138,14 +150,19 @@ def decode(text: str) -> GameNumber:
         raise GameNumberError(
             "players", f"the second character is the number of players, 2 to 5, not {symbols[1]}"
         )
-    if symbols[2] not in TABLES:
+    tables = {**TABLES, **LEGACY_TABLES}
+    if symbols[2] not in tables:
         raise GameNumberError(
             "table",
-            f"the third character is M, R, H (the CPU) or P (people only), not {symbols[2]}",
+            f"the third character is N, M, H (the CPU) or P (people only), not {symbols[2]}",
         )
-    if check_symbol(symbols[:-1]) != symbols[-1]:
-        raise GameNumberError("check", "the number does not add up: a character is mistyped")
+    if len(symbols) == LENGTH:
+        if check_symbol(symbols[:-1]) != symbols[-1]:
+            raise GameNumberError("check", "the number does not add up: a character is mistyped")
+        seed_symbols = symbols[0] + symbols[3:-1]
+    else:  # the short form is the long one with a last seed symbol 0: A3N-1K is A3N-1K0…
+        seed_symbols = symbols[0] + symbols[3:] + "0"
     seed = 0
-    for symbol in symbols[0] + symbols[3:-1]:
+    for symbol in seed_symbols:
         seed = seed * 32 + VALUE[symbol]
-    return GameNumber(int(symbols[1]), TABLES[symbols[2]], seed)
+    return GameNumber(int(symbols[1]), tables[symbols[2]], seed)

@@ -20,7 +20,11 @@ from games.bakudan.number import GameNumber, GameNumberError, decode
 from games.bakudan.text import KIND_LABELS
 from pages.kimariji_list import script_json
 
-# A game number is short (A3R-1K7Q); anything much longer is not worth parsing.
+# The rules' own example and the same game in the long, checked form the site writes.
+RULES_EXAMPLE = "A3N-1K"
+LONG_EXAMPLE = str(decode(RULES_EXAMPLE))
+
+# A game number is short (A3N-1K02); anything much longer is not worth parsing.
 MAX_NUMBER_LENGTH = 32
 
 
@@ -75,6 +79,7 @@ def index(request):
         "start": start,
         "number_errors": number_errors(form),
         "deck": deck_table(),
+        "long_example": LONG_EXAMPLE,
         "faq": faq.faq_items(),
         "faq_jsonld": script_json(faq.faq_jsonld()),
     }

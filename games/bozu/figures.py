@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from gamekit.stored import Stored
 from games.bozu import sim
 from games.bozu.rules import Rules, all_rules
 
@@ -86,3 +87,31 @@ def figures_for(settings: Mapping[str, Any] | None) -> dict[str, Any]:
         if row["settings"] == wanted:
             return row
     raise KeyError(f"no figures for {wanted}: run `manage.py bozu_figures`")
+
+
+# --- the tips' seat-order figure: several seeds of the site's own default game ----------------
+
+SEAT_RUNS = Stored(FIGURES_PATH.parent / "seat_runs.json")
+DEFAULT_RUNS = 5
+
+
+def seat_runs(games: int, seed: int, runs: int, rules: Rules | None = None) -> dict[str, Any]:
+    """`runs` simulations of `games` games (seeds seed, seed + 1, …), red first as the site
+    plays: each seat's share of games it finished first alone, per run, and the range."""
+    rules = rules or Rules.from_settings({})
+    per_run = [list(sim.simulate(rules, games, seed + k).sole_first) for k in range(runs)]
+    shares = [share for run in per_run for share in run]
+    return {
+        "about": "Written by `manage.py bozu_stats --runs N --write`: sole_first per run.",
+        "settings": rules.to_settings(),
+        "games": games,
+        "seed": seed,
+        "runs": runs,
+        "sole_first": [_rounded(run) for run in per_run],
+        "low": round(min(shares), DIGITS),
+        "high": round(max(shares), DIGITS),
+    }
+
+
+load_seat_runs = SEAT_RUNS.load
+write_seat_runs = SEAT_RUNS.write

@@ -31,6 +31,14 @@ EMPEROR_CHOICES = [
 ]
 
 
+# The source's levels against the CPU (docs/requirements.md §2); they play alike (game.py LEVELS).
+LEVEL_CHOICES = [
+    ("beginner", _("Beginner (初級)")),
+    ("intermediate", _("Intermediate (中級)")),
+    ("advanced", _("Advanced (上級)")),
+]
+
+
 class BozuSettingsForm(forms.Form):
     players = forms.TypedChoiceField(
         label=_("Players"),
@@ -60,9 +68,14 @@ class BozuSettingsForm(forms.Form):
             "invalid_choice": _("Choose one of the listed emperor rules."),
         },
     )
-    # No CPU level to choose (games/bozu/game.py ONE_CPU): posted hidden, so the menu shows
-    # no selector for levels that could only play alike.
-    cpu_level = forms.CharField(widget=forms.HiddenInput, initial="beginner", required=False)
+    # The source's three levels (games/bozu/game.py LEVELS), offered as radios with the
+    # sentence that they play alike; the one posted `cpu_level` also serves the mode form.
+    cpu_level = forms.ChoiceField(
+        label=_("CPU level"),
+        choices=LEVEL_CHOICES,
+        initial="beginner",
+        required=False,
+    )
     princess_extra_draw = forms.BooleanField(
         label=_("Princess extra draw"),
         help_text=_("When a princess is drawn while the field is empty, draw one more card."),

@@ -12,16 +12,16 @@ import gamekit
 from gamekit import CpuLevel, GameOverError, Mode, NotYourTurnError, SeatSpec
 from games.bozu import engine
 from games.bozu.engine import BozuState
-from games.bozu.forms import BozuSettingsForm
+from games.bozu.forms import LEVEL_CHOICES, BozuSettingsForm
 from games.bozu.rules import EmperorRule, Rules, SemimaruRule
 from games.bozu.text import describe_event
 
 # Drawing is pure luck: the only action is "draw the top card", so there is nothing for
-# a CPU to decide and no level could play differently. The menu therefore offers no level
-# (the settings form posts this one as a hidden field) and the rules page says why.
-ONE_CPU = "beginner"
-# Matches created while the menu still offered three identical levels keep their keys.
-_LEGACY_LEVELS = frozenset({"beginner", "intermediate", "advanced"})
+# a CPU to decide. The menu offers the source's three levels (初級・中級・上級) and says
+# honestly that they play exactly alike: same move, same pace (the platform's cpu_delay_ms);
+# the level only names the table.
+LEVELS = tuple(key for key, _label in LEVEL_CHOICES)
+ALIKE = _("Draws when its turn comes, like every level: drawing is pure luck.")
 
 
 @gamekit.register
@@ -32,13 +32,7 @@ class BozuMekuri(gamekit.Game):
     min_players = 2
     max_players = 4
     modes = (Mode.CPU, Mode.HOTSEAT, Mode.FRIEND)
-    cpu_levels = (
-        CpuLevel(
-            ONE_CPU,
-            _("CPU"),
-            _("Drawing is pure luck, so there is one CPU: it draws when its turn comes."),
-        ),
-    )
+    cpu_levels = tuple(CpuLevel(key, label, ALIKE) for key, label in LEVEL_CHOICES)
     settings_form = BozuSettingsForm
     action_schema = {"draw": ()}  # the only move there is; anything else is not logged
     telemetry_settings = {
@@ -93,8 +87,8 @@ class BozuMekuri(gamekit.Game):
     def cpu_policy(
         self, view: Mapping[str, Any], seat: int, level: str, rng: random.Random
     ) -> dict[str, Any]:
-        """The CPU draws when it is its turn: there is no other move (see ONE_CPU)."""
-        if level not in _LEGACY_LEVELS:
+        """The CPU draws when it is its turn: there is no other move, at any level (LEVELS)."""
+        if level not in LEVELS:
             raise ValueError(f"unknown CPU level {level!r}")
         if view["over"]:
             raise GameOverError("the game is over")

@@ -35,6 +35,13 @@ def _seats(seats: Sequence[int]) -> str:
 
 def describe_event(event: Mapping[str, Any]) -> str:
     """One event as a sentence a player understands ("Red drew Monk 喜撰法師.")."""
+    # Colour names are lowercase words ("yellow"): a sentence that opens with one needs
+    # its capital (a no-op for Japanese and Chinese).
+    text = _describe(event)
+    return text[:1].upper() + text[1:]
+
+
+def _describe(event: Mapping[str, Any]) -> str:
     kind = event["type"]
     who = seat_label(event["seat"]) if "seat" in event else ""
     if kind == "drew":

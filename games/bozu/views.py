@@ -12,7 +12,7 @@ from django.views.decorators.http import require_safe
 
 import gamekit
 from games.bozu.faq import faq_items, faq_jsonld
-from games.bozu.figures import figures_for, load_table
+from games.bozu.figures import figures_for, load_seat_runs, load_table
 from games.bozu.forms import BozuSettingsForm
 from games.bozu.rules import Rules
 from pages.kimariji_list import script_json
@@ -94,19 +94,14 @@ def figures_context(settings: dict[str, Any] | None = None) -> dict[str, Any]:
 
 
 def seat_spread() -> dict[str, str]:
-    """The tips' sentence on seat order: 4 players, default rules, red first (as this site
-    plays) and with a random first player (the convention of the usual 24.5–25.0% figure)."""
-    table = load_table()
-    red_first = figures_for(Rules.from_settings({}).to_settings())["sole_first"]
-    random_first = table["random_first"]["sole_first"]
-    best, worst = max(red_first), min(red_first)
+    """The tips' sentence on seat order: this site's own game (4 players, default rules, red
+    first) over several seeds, as `manage.py bozu_stats --runs N --write` measured it."""
+    runs = load_seat_runs()
     return {
-        "spread_random_low": _percent(min(random_first)),
-        "spread_random_high": _percent(max(random_first)),
-        "spread_red_high": _percent(best),
-        "spread_red_high_seat": gamekit.colour_label(gamekit.SEAT_COLOURS[red_first.index(best)]),
-        "spread_red_low": _percent(worst),
-        "spread_red_low_seat": gamekit.colour_label(gamekit.SEAT_COLOURS[red_first.index(worst)]),
+        "spread_low": _percent(runs["low"]),
+        "spread_high": _percent(runs["high"]),
+        "spread_runs": str(runs["runs"]),
+        "spread_games": number_format(runs["games"], force_grouping=True),
     }
 
 

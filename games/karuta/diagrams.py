@@ -2,7 +2,7 @@
 
 Each case is described by what happened (which card was read, who touched
 which side, who took the read card); the cards sent are computed by
-`settle`, so every diagram follows one statement of the rules (RULES.md §3):
+`settle`, so every diagram follows one statement of the rules (docs/requirements.md §3):
 
 * taking the read card first takes it off the field; taking it from the
   opponent's side also sends one of your own cards across;

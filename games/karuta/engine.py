@@ -53,7 +53,7 @@ Phases and actions (what the play pages and the match server build on)
     The server plays a CPU's touch when its time comes, so nothing sent depends on a
     CPU's plan before then. CPU policies ignore other seats' touches.
 
-    Resolution (competitive, RULES.md §3): the earliest touch on the read card
+    Resolution (competitive, docs/requirements.md §3): the earliest touch on the read card
     takes it; at equal times the player on whose side it lies takes it.
     Touches made after that moment never count. Otetsuki = a counted touch on
     the side where the read card does not lie; when a dead card (空札) is read,
@@ -261,6 +261,7 @@ def new_state(settings: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], s
         # saved before the jitter was stamped lack "jitter": none.)
         "owd": [None for _ in seat_list],
         "jitter": [None for _ in seat_list],
+        "form": [cpu_form(seed, i) if seat["is_cpu"] else None for i, seat in enumerate(seat_list)],
         "tally": [
             {
                 "takes": 0,
@@ -882,6 +883,13 @@ def result(state: State) -> dict[str, Any] | None:
     }
 
 
+def cpu_form(seed: int, seat: int) -> float:
+    """A CPU seat's form in this game (cpu.py: how a level's player varies from game to
+    game), a standard normal draw fixed by the seed. Drawn from its own generator, so the
+    deal and the reading order of a seed are what they were before CPUs had a form."""
+    return random.Random(f"karuta-form/{seed}/{seat}").gauss(0.0, 1.0)
+
+
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """What `seat` (None: a spectator) may see. Never the seed, the RNG or the reading order."""
     s = state["settings"]
@@ -901,6 +909,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "tally": [dict(t) for t in state["tally"]],
         "result": result(state),
     }
+    form = state.get("form")  # states saved before CPUs had a form lack it: an average day
+    if seat is not None and state["seats"][seat]["is_cpu"]:
+        out["form"] = form[seat] if form else 0.0  # a CPU's own, never another seat's
     if mode == "competitive":
         out["sides"] = [[row[:] for row in rows] for rows in state["sides"]]
         out["send"] = dict(state["send"]) if state["send"] else None

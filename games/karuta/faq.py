@@ -56,7 +56,7 @@ FAQ = [
         _("How fast do strong players take a card?"),
         _(
             "A reader voices about five kana a second, so most poems are decided within a "
-            "second of the upper verse starting. Top players touch the card about 0.1 to 0.3 "
+            "second of the upper verse starting. Top players touch the card about 0.1 to 0.2 "
             "seconds after the deciding sound."
         ),
     ),

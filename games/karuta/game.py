@@ -11,27 +11,58 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings as django_settings
+from django.templatetags.static import static
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 import gamekit
 from gamekit import CpuLevel, Mode, SeatSpec
-from games.karuta import cpu, engine, judge, release, text
+from games.karuta import cpu, engine, figures, judge, release, text
 from games.karuta.forms import LEVEL_CHOICES, KarutaSettingsForm
 
-# One line per level, matching the figures `manage.py karuta_ladder` measures.
+# Who each level stands for, then how fast it takes: the figures `manage.py karuta_ladder
+# --write` measured (data/ladder.json), filled in when the menu is drawn.
 LEVEL_DESCRIPTIONS = {
-    "nyumon": _("Gives you time to read the whole upper verse."),
-    "yowai": _(
-        "Knows the cards on its own side and guards them; for the others it mostly waits "
-        "for the whole upper verse."
+    "nyumon": _(
+        "Waits until the reader has finished the upper verse, then recalls the poem and looks "
+        "for it."
     ),
-    "futsu": _("Knows the kimariji: takes about half a second after the deciding sound."),
-    "tsuyoi": _("Takes about a third of a second after the deciding sound, and rarely errs."),
-    "meijin": _("Takes at champion speed, 0.1–0.3 s after the deciding sound."),
+    "yowai": _(
+        "Knows some kimariji, most of them for the cards on its own side; for the other poems "
+        "it waits for the end of the upper verse."
+    ),
+    "futsu": _(
+        "A club player: knows most kimariji, those on its own side best, and is slow to recall "
+        "the other poems."
+    ),
+    "tsuyoi": _("A graded player: knows nearly every kimariji and follows them as they shrink."),
+    "meijin": _("A champion: knows every kimariji and always follows them as they shrink."),
 }
+AFTER_DECIDED = _(
+    "Median %(p50)s s after the deciding sound; eight takes in ten within %(p10)s–%(p90)s s."
+)
+AFTER_VERSE = _(
+    "Median %(p50)s s after the upper verse has ended; eight takes in ten within %(p10)s–%(p90)s s."
+)
+
+
+def _describe(level: str) -> str:
+    """The level's sentence and its measured speed, in the active language. A level that
+    has learnt no kimariji is timed from the end of the upper verse, the others from the
+    deciding sound."""
+    params = cpu.LEVELS[level]
+    knows_none = params.learnt_rate == params.own_learnt_rate == 0
+    after, figure = ("after_verse", AFTER_VERSE) if knows_none else ("after_decided", AFTER_DECIDED)
+    speed = figure % figures.touch_seconds(level, after)
+    # Two sentences, joined as the language joins them (no space in Japanese or Chinese).
+    return _("%(level)s %(speed)s") % {"level": LEVEL_DESCRIPTIONS[level], "speed": speed}
+
+
+describe_level = lazy(_describe, str)
 
 
 @gamekit.register
@@ -43,7 +74,7 @@ class Karuta(gamekit.Game):
     max_players = 4
     modes = (Mode.CPU, Mode.SOLO, Mode.FRIEND)
     cpu_levels = tuple(
-        CpuLevel(key, dict(LEVEL_CHOICES)[key], LEVEL_DESCRIPTIONS[key]) for key in cpu.LEVEL_ORDER
+        CpuLevel(key, dict(LEVEL_CHOICES)[key], describe_level(key)) for key in cpu.LEVEL_ORDER
     )
     settings_form = KarutaSettingsForm
     error_messages = {
@@ -60,7 +91,7 @@ class Karuta(gamekit.Game):
         "send": ("card",),
     }
     order = 20
-    # Buckets only (RULES.md §6): memorisation time and poem set are grouped, not raw.
+    # Buckets only (docs/requirements.md §6): memorisation time and poem set are grouped, not raw.
     telemetry_settings = {
         "mode": engine.MODES,
         "poem_set": ("all", "20"),
@@ -143,7 +174,10 @@ class Karuta(gamekit.Game):
     # --- timing -----------------------------------------------------------------------
 
     def released_view(self, view: dict[str, Any], elapsed_ms: int, lead_ms: int) -> dict[str, Any]:
-        return release.released(view, elapsed_ms, lead_ms)
+        shown = release.released(view, elapsed_ms, lead_ms)
+        for clip in [*(shown.get("reading") or {}).get("voice", ()), *shown["voice_next"]]:
+            clip["url"] = clip_url(clip.pop("file"))
+        return shown
 
     def release_times(self, view: dict[str, Any], lead_ms: int) -> list[int]:
         return release.release_times(view, lead_ms)
@@ -196,3 +230,9 @@ def judge_by() -> str:
     fairness bench's baseline: docs/karuta-online.md). Setting KARUTA_JUDGE."""
     value = getattr(django_settings, "KARUTA_JUDGE", "corrected")
     return "arrival" if value == "arrival" else "corrected"
+
+
+@lru_cache(maxsize=4096)
+def clip_url(file: str) -> str:
+    """A voice clip's URL (its file's name is a content hash: it reveals nothing)."""
+    return static(file)

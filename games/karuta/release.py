@@ -13,17 +13,83 @@ Times: `elapsed` is ms since the state began (the frame's `at`); the view's read
   the upper verse's `end`, `close`, the lower verse's `end` and `again`) once the deciding
   kana is (its time minus the lead);
 - other seats' touches once their time is reached (no lead), and a seat counts as done
-  (and leaves `to_act`) once the touch that finished it is.
+  (and leaves `to_act`) once the touch that finished it is;
+- the reading voice's clips (`voice`: which clip plays when; docs/karuta-online.md):
+  an upper-verse clip with its first kana (its time minus the lead), a lower-verse clip
+  once the poem is known; the preamble's clips from the start; and `voice_next`, public
+  clips to fetch ahead (the 序歌 while memorising; the clips that may follow those
+  released, by the static trie; the read poem's lower verse once it is known).
 What stays public from the start: the reading's number, the previous poem and the
 preamble (already read), who is active or sits out, `unit` (the pace), `t0`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
+from games.karuta import options
 from poems import catalogue
+
+# Clip parts voicing what is public from the reading's start (already read, or always the same).
+PREAMBLE_PARTS = frozenset({"joka", "joka_shimo", "shimo"})
+# Clip parts voicing the read poem's lower verse: released once the poem is.
+LOWER_PARTS = frozenset({"shimo_read", "shimo_again"})
+
+# (mode, poem, prev, pace, lower_reads) -> the reading's clips in play order (voice.Clip-like).
+ClipSource = Callable[[str, int, int | None, str, int], Sequence[Any]]
+
+
+@cache
+def _built() -> bool:
+    """Whether the voice is built (checked once per process: it stats every clip file)."""
+    from games.karuta import voice  # imported here: the views of games without it stay cheap
+
+    return voice.available()
+
+
+@cache
+def _voice_clips(mode: str, poem: int, prev: int | None, pace: str, lower_reads: int) -> tuple:
+    """The reading's clips from the built voice, () where there is none (an unvoiced pace,
+    or the clips not built): the reading then goes on as text."""
+    from games.karuta import voice
+
+    if pace not in voice.PACES or not _built():
+        return ()
+    return tuple(voice.reading_clips(mode, poem, prev, pace, lower_reads))
+
+
+def _clip_released(clip: Any, kami_t: Sequence[int], due: int, known: bool) -> bool:
+    if clip.part in PREAMBLE_PARTS:
+        return True
+    if clip.part == "kami":
+        return kami_t[clip.first_kana] <= due
+    if clip.part in LOWER_PARTS:
+        return known
+    return False  # a part this module does not know is never sent
+
+
+def voice(view: Mapping[str, Any], due: int, known: bool, clips_of: ClipSource) -> list[dict]:
+    """The clips released when the reading's clock + the lead reads `due`, in play order."""
+    r = view["reading"]
+    pace = view["settings"].get("pace")
+    if not isinstance(pace, str):
+        return []  # a custom pace is not voiced
+    lower_reads = options.lower_reads(view["settings"])
+    clips = clips_of(view["mode"], r["poem"], r["prev"], pace, lower_reads)
+    return [
+        {
+            "id": clip.id,
+            "file": clip.file,
+            "part": clip.part,
+            "start": clip.start,
+            "duration": clip.duration,
+            "onsets": list(clip.onsets),
+        }
+        for clip in clips
+        if _clip_released(clip, r["kami"]["t"], due, known)
+    ]
 
 
 def _finished_at(r: Mapping[str, Any], mode: str, seat: int) -> int | None:
@@ -46,11 +112,72 @@ def _shimo_said(poem: int) -> list[str]:
     return said
 
 
-def released(view: Mapping[str, Any], elapsed: int, lead: int) -> dict[str, Any]:
-    """The view as released `elapsed` ms after its state began."""
+def _entry(clip: Any) -> dict[str, Any]:
+    return {"id": clip.id, "file": clip.file, "part": clip.part}
+
+
+@cache
+def _uppers(mode: str, pace: str, clips_of: ClipSource) -> tuple[tuple[Any, ...], ...]:
+    """Every poem's upper-verse clips, in order (the static trie, walked poem by poem)."""
+    return tuple(
+        tuple(c for c in clips_of(mode, poem, None, pace, 1) if c.part == "kami")
+        for poem in range(1, catalogue.POEM_COUNT + 1)
+    )
+
+
+@cache
+def following(mode: str, pace: str, clips_of: ClipSource, heard: tuple[str, ...]) -> list[dict]:
+    """The clips that may follow the upper-verse clips `heard` (ids, in order): the next
+    clip of every poem that begins with them — one list for all those poems, so fetching
+    it tells no more than `heard` does."""
+    found: dict[str, dict] = {}
+    for clips in _uppers(mode, pace, clips_of):
+        if len(clips) > len(heard) and tuple(c.id for c in clips[: len(heard)]) == heard:
+            found.setdefault(clips[len(heard)].id, _entry(clips[len(heard)]))
+    return [found[key] for key in sorted(found)]
+
+
+def voice_next(view: Mapping[str, Any], due: int, known: bool, clips_of: ClipSource) -> list[dict]:
+    """Public clips a page may fetch ahead, so none is late for its fetch (a clip is due a
+    lead after it is named, too short over a slow link): while memorising, the 序歌 (always
+    the same); during a reading, every clip that may follow the upper-verse clips released
+    so far (`following`: before the first kana, every poem's opening clip); once the poem
+    is known, its lower verse, which the next reading opens with the very moment its
+    state begins (before any frame of it can arrive). `due`: the reading's clock plus the
+    lead."""
+    pace = view["settings"].get("pace")
+    if not isinstance(pace, str):
+        return []
     r = view.get("reading")
     if r is None:
-        return dict(view)
+        if view["mode"] != "competitive" or view["phase"] != "memorise":
+            return []
+        clips = clips_of(view["mode"], 1, 0, pace, 1)  # any poem: only the preamble is kept
+        return [_entry(c) for c in clips if c.part in PREAMBLE_PARTS]
+    # Before the first kana: every poem's opening clip; then whatever may follow the
+    # clips released so far.
+    heard = tuple(
+        c.id
+        for c in clips_of(view["mode"], r["poem"], r["prev"], pace, 1)
+        if c.part == "kami" and r["kami"]["t"][c.first_kana] <= due
+    )
+    ahead = [dict(c) for c in following(view["mode"], pace, clips_of, heard)]
+    if known:
+        clips = clips_of(view["mode"], r["poem"], r["poem"], pace, 1)
+        ahead += [_entry(c) for c in clips if c.part in PREAMBLE_PARTS]
+    return ahead
+
+
+def released(
+    view: Mapping[str, Any], elapsed: int, lead: int, clips_of: ClipSource = _voice_clips
+) -> dict[str, Any]:
+    """The view as released `elapsed` ms after its state began (`clips_of`: where the
+    reading's voice clips come from; tests pass a fake)."""
+    r = view.get("reading")
+    if r is None:
+        shown = dict(view)
+        shown["voice_next"] = voice_next(view, 0, False, clips_of)
+        return shown
     now = elapsed - r["t0"]
     due = now + lead  # what is due by then is sent now
     known = r["decided"] <= due
@@ -78,6 +205,7 @@ def released(view: Mapping[str, Any], elapsed: int, lead: int) -> dict[str, Any]
         "end": kami["end"] if known else None,
         "close": r["close"] if known else None,
         "shimo": None,
+        "voice": voice(view, due, known, clips_of),
     }
     shimo = r.get("shimo")
     if shimo is not None:
@@ -93,6 +221,7 @@ def released(view: Mapping[str, Any], elapsed: int, lead: int) -> dict[str, Any]
         }
     shown = dict(view)
     shown["reading"] = out
+    shown["voice_next"] = voice_next(view, due, known, clips_of)
     if view["phase"] == "reading":
         shown["to_act"] = [s for s in r["active"] if s not in done]
     return shown

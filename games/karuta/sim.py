@@ -6,7 +6,7 @@ needs thousands, so this module decides each reading in closed form for many gam
 at once: step i reads the i-th poem of every game's reading order, both CPUs'
 touch times, guesses and slips are drawn for all games together from the model in
 `games.karuta.cpu` (same table, same formulas), and the engine's competitive rules
-(RULES.md §3: the earliest touch takes, the owner wins ties, otetsuki by side,
+(docs/requirements.md §3: the earliest touch takes, the owner wins ties, otetsuki by side,
 tomo-otetsu, sends capped by what the sender holds, first empty side wins) settle
 them. Per game it keeps where every card lies (side and row), which poems are
 unread, and the cards each side and row holds.
@@ -46,6 +46,7 @@ class PoemTables:
     static: np.ndarray  # static kimariji
     times: np.ndarray  # [100, longest] when each kana is shown
     last: np.ndarray  # when the last upper-verse kana is shown
+    end: np.ndarray  # when the upper verse ends (the last kana's hold over)
     close: np.ndarray  # the last moment a touch counts (competitive)
     send_score: np.ndarray  # static kimariji (the pair bonus is added per side)
     first: np.ndarray  # class of the first kana (for the pair bonus)
@@ -67,6 +68,7 @@ def tables(pace: str | float = "standard") -> PoemTables:
         static=np.array([static_kimariji(p) for p in numbers]),
         times=times,
         last=np.array([t[-1] for t in kami], dtype=float),
+        end=np.array([reading.kami_end(p, pace) for p in numbers], dtype=float),
         close=np.array([reading.close_ms("competitive", p, pace) for p in numbers], dtype=float),
         send_score=np.array([static_kimariji(p) for p in numbers], dtype=float),
         first=np.array([firsts.index(cpu._keys(p)[0]) for p in numbers]),
@@ -79,7 +81,7 @@ MOVE = np.array([[cpu.MOVE_MS[(own, r)] for r in range(3)] for own in (False, Tr
 _FIELDS = (
     "learnt_rate", "own_learnt_rate", "lag_kana", "dynamic_rate", "reaction_ms", "reaction_sd_ms",
     "reaction_min_ms", "recall_ms",
-    "guess_rate", "slip_rate", "forget_rate", "forget_ms", "move_scale", "far_ms",
+    "guess_rate", "slip_rate", "forget_rate", "forget_ms", "move_scale", "far_ms", "form_sd",
 )  # fmt: skip
 
 
@@ -89,7 +91,13 @@ def _level_arrays(levels: Sequence[str]) -> dict[str, np.ndarray]:
     out["guess_lo"] = np.array([p.guess_kana[0] for p in params])
     out["guess_hi"] = np.array([p.guess_kana[1] for p in params])
     out["smart"] = np.array([p.smart_sends for p in params])
+    out["patient"] = np.array([p.patient for p in params])
     return out
+
+
+def _forms(rng: np.random.Generator, games: int) -> np.ndarray:
+    """Each seat's form z in each game (engine.cpu_form): standard normal draws, [G, 2]."""
+    return rng.normal(0.0, 1.0, (games, 2))
 
 
 def _pick(rng: np.random.Generator, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -111,7 +119,8 @@ class Outcome:
     reach_n: np.ndarray
     otetsuki: np.ndarray
     readings: np.ndarray
-    touches: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]  # (game, seat, dec, last)
+    # Per reading and seat: (game, seat, t − deciding kana, t − end of the upper verse).
+    touches: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
 
 
 class Reading(NamedTuple):
@@ -126,12 +135,14 @@ class Reading(NamedTuple):
     static: np.ndarray
     times: np.ndarray  # [n, longest]
     last: np.ndarray
+    end: np.ndarray
     close: np.ndarray
     live: np.ndarray
 
 
-def _touches(now: Reading, seat: int, p: dict[str, np.ndarray]):
-    """One seat's touches in every game (cpu.plan_touch): read-card time, wrong time, its side."""
+def _touches(now: Reading, seat: int, p: dict[str, np.ndarray], form: np.ndarray):
+    """One seat's touches in every game (cpu.plan_touch): read-card time, wrong time, its side.
+    `form` is each game's cpu.form_factor for this seat."""
     rng, tab, g, poem = now.rng, now.tab, now.g, now.poem
     n = len(g)
     rows = np.arange(n)
@@ -142,7 +153,7 @@ def _touches(now: Reading, seat: int, p: dict[str, np.ndarray]):
         at = now.loc[g, cards].astype(int)
         own = (at // 3 == seat).astype(int)
         far = np.where(own == 1, 0.0, p["far_ms"] * rng.uniform(0.5, 1.5, n))
-        return MOVE[own, at % 3] * p["move_scale"] + far
+        return (MOVE[own, at % 3] * p["move_scale"] + far) * form
 
     def tracked():
         dynamic = rng.random(n) < p["dynamic_rate"]
@@ -150,13 +161,15 @@ def _touches(now: Reading, seat: int, p: dict[str, np.ndarray]):
 
     def recognised():
         own = now.loc[g, poem] // 3 == seat  # off the field: -1 // 3 == -1
-        react = _gauss(rng, p["reaction_ms"], p["reaction_sd_ms"], p["reaction_min_ms"])
-        learnt = rng.random(n) < np.where(own, p["own_learnt_rate"], p["learnt_rate"])
-        lag = np.floor(rng.exponential(1.0, n) * p["lag_kana"]).astype(int)
+        react = _gauss(rng, p["reaction_ms"] * form, p["reaction_sd_ms"], p["reaction_min_ms"])
+        share = np.where(own, p["own_learnt_rate"], p["learnt_rate"]) ** form
+        learnt = rng.random(n) < share
+        lag = np.floor(rng.exponential(1.0, n) * p["lag_kana"] * form).astype(int)
         length = np.minimum(tracked() + lag, tab.length[poem])
-        # Not learnt: the whole upper verse, then recalling how the poem goes on.
-        recall = p["recall_ms"] * rng.uniform(0.5, 1.5, n)
-        return react + np.where(learnt, now.times[rows, length - 1], now.last + recall)
+        # Not learnt: the whole upper verse (a patient player: its hold too), then recalling.
+        recall = p["recall_ms"] * form * rng.uniform(0.5, 1.5, n)
+        heard = np.where(p["patient"], now.end, now.last)
+        return react + np.where(learnt, now.times[rows, length - 1], heard + recall)
 
     # A guess after `heard` kana (drawn without the poem), if its kimariji is not complete.
     span = p["guess_hi"] - p["guess_lo"] + 1
@@ -196,6 +209,8 @@ def play_many(levels: np.ndarray, seed: int, pace: str = "standard") -> Outcome:
     games = len(levels)
     lv = {k: v[levels] for k, v in _level_arrays(cpu.LEVEL_ORDER).items()}  # each [G, 2]
     rows_idx = np.arange(games)
+    # Each seat's form for the game (engine.cpu_form: a standard normal draw), as a factor.
+    form = np.exp(lv["form_sd"] * _forms(rng, games))
 
     # Deal and reading order (engine.new_state: 25 per side, rows 8/8/9; an independent order).
     deal = rng.random((games, N)).argsort(axis=1)
@@ -228,15 +243,16 @@ def play_many(levels: np.ndarray, seed: int, pace: str = "standard") -> Outcome:
         static = tab.static[poem]
         times = tab.times[poem]  # [n, longest]
         decided = times[np.arange(n), kimariji - 1]
-        last, close = tab.last[poem], tab.close[poem]
+        last, end, close = tab.last[poem], tab.end[poem], tab.close[poem]
 
-        now = Reading(rng, tab, loc, g, poem, kimariji, static, times, last, close, live)
+        now = Reading(rng, tab, loc, g, poem, kimariji, static, times, last, end, close, live)
         poem_t = np.full((n, 2), NO_TOUCH)
         wrong_t = np.full((n, 2), NO_TOUCH)
         wrong_side = np.full((n, 2), -1)
         for seat in (0, 1):
             p = {k: v[g, seat] for k, v in lv.items()}
-            poem_t[:, seat], wrong_t[:, seat], wrong_side[:, seat] = _touches(now, seat, p)
+            seat_touches = _touches(now, seat, p, form[g, seat])
+            poem_t[:, seat], wrong_t[:, seat], wrong_side[:, seat] = seat_touches
 
         # Resolution (engine._resolve_competitive).
         take_t = poem_t.min(axis=1)
@@ -253,7 +269,7 @@ def play_many(levels: np.ndarray, seed: int, pace: str = "standard") -> Outcome:
             tally["reach_n"][g[hit], seat] += 1
             touches.append(
                 (g[hit], np.full(hit.sum(), seat), poem_t[hit, seat] - decided[hit],
-                 poem_t[hit, seat] - last[hit])
+                 poem_t[hit, seat] - end[hit])
             )  # fmt: skip
         tally["readings"][g] += 1
         tally["otetsuki"][g] += otetsuki
@@ -315,12 +331,26 @@ def _add(ladder: Ladder, seats: np.ndarray, out: Outcome) -> None:
         levels = (str(names[seats[g, 0]]), str(names[seats[g, 1]]))
         tallies = [{k: int(getattr(out, k)[g, s]) for k in TALLY_KEYS} for s in (0, 1)]
         ladder.add_game(levels, int(out.winner[g]), tallies)
-    for game, seat, decided, last in out.touches:
+    games, seat_of, decided_all = [], [], []
+    for game, seat, decided, verse in out.touches:
         levels = names[seats[game, seat]]
         for level in np.unique(levels):
             pick = levels == level
             ladder.after_decided.setdefault(str(level), []).extend(decided[pick].tolist())
-            ladder.after_last.setdefault(str(level), []).extend(last[pick].tolist())
+            ladder.after_verse.setdefault(str(level), []).extend(verse[pick].tolist())
+        games.append(game)
+        seat_of.append(seat)
+        decided_all.append(decided)
+    if not games:
+        return
+    key = np.concatenate(games) * 2 + np.concatenate(seat_of)  # one group per game and seat
+    sums = np.bincount(key, weights=np.concatenate(decided_all), minlength=2 * len(seats))
+    counts = np.bincount(key, minlength=2 * len(seats))
+    for g in range(len(seats)):
+        for s in (0, 1):
+            if counts[2 * g + s]:
+                level = str(names[seats[g, s]])
+                ladder.game_means.setdefault(level, []).append(sums[2 * g + s] / counts[2 * g + s])
 
 
 def full_ladder(games: int, seed: int, levels: Sequence[str] = cpu.LEVEL_ORDER) -> Ladder:

@@ -17,7 +17,7 @@ from games.karuta import cpu, engine, stats
 
 LADDER_SETTINGS: dict[str, Any] = {"mode": "competitive", "memorise_seconds": 0}
 
-# on_touch(seat, t - deciding kana, t - last upper-verse kana) for each touch on the read card
+# on_touch(seat, t - deciding kana, t - end of the upper verse) for each touch on the read card
 TouchHook = Callable[[int, int, int], None]
 
 
@@ -43,7 +43,7 @@ def play(
         action = cpu.cpu_policy(view, seat, levels[seat], rng)
         r = view["reading"]
         if on_touch and action["type"] == "touch" and action["card"] == r["poem"]:
-            on_touch(seat, action["t"] - r["decided"], action["t"] - r["kami"]["t"][-1])
+            on_touch(seat, action["t"] - r["decided"], action["t"] - r["kami"]["end"])
         state, _ = engine.apply(state, seat, action)
     raise RuntimeError("a self-play game did not end")
 
@@ -60,9 +60,13 @@ class Ladder:
     reach_n: dict[str, int] = field(default_factory=dict)
     otetsuki: dict[str, int] = field(default_factory=dict)
     readings: dict[str, int] = field(default_factory=dict)
-    # Every touch on the read card, in ms after the deciding kana / the last upper-verse kana.
+    # Every touch on the read card, in ms after the deciding kana / the end of the upper verse
+    # (its held last kana over).
     after_decided: dict[str, list[float]] = field(default_factory=dict)
-    after_last: dict[str, list[float]] = field(default_factory=dict)
+    after_verse: dict[str, list[float]] = field(default_factory=dict)
+    # Each game's mean of after_decided, per level: the sampling unit when comparing paths,
+    # since a CPU's form (cpu.form_factor) ties the touches of one game together.
+    game_means: dict[str, list[float]] = field(default_factory=dict)
 
     def win_rate(self, a: str, b: str) -> float | None:
         played = self.played.get((a, b), 0)
@@ -78,7 +82,7 @@ class Ladder:
             }
         )
         summary["after_decided"] = stats.distribution(self.after_decided.get(level, []))
-        summary["after_last"] = stats.distribution(self.after_last.get(level, []))
+        summary["after_verse"] = stats.distribution(self.after_verse.get(level, []))
         return summary
 
     def add_game(self, levels: Sequence[str], winner: int, tallies: Sequence[Mapping]) -> None:
@@ -92,9 +96,13 @@ class Ladder:
                 store = getattr(self, key)
                 store[level] = store.get(level, 0) + tally[key]
 
-    def add_touch(self, level: str, after_decided: float, after_last: float) -> None:
+    def add_touch(self, level: str, after_decided: float, after_verse: float) -> None:
         self.after_decided.setdefault(level, []).append(after_decided)
-        self.after_last.setdefault(level, []).append(after_last)
+        self.after_verse.setdefault(level, []).append(after_verse)
+
+    def add_game_mean(self, level: str, after_decided: Sequence[float]) -> None:
+        if len(after_decided):
+            self.game_means.setdefault(level, []).append(sum(after_decided) / len(after_decided))
 
 
 def match_up(a: str, b: str, games: int, seed: int, ladder: Ladder | None = None) -> Ladder:
@@ -103,11 +111,16 @@ def match_up(a: str, b: str, games: int, seed: int, ladder: Ladder | None = None
     for g in range(games):
         levels = (a, b) if g % 2 == 0 else (b, a)
 
-        def note(seat: int, decided: int, last: int, levels=levels) -> None:
-            ladder.add_touch(levels[seat], decided, last)
+        mine: list[list[int]] = [[], []]
+
+        def note(seat: int, decided: int, verse: int, levels=levels, mine=mine) -> None:
+            ladder.add_touch(levels[seat], decided, verse)
+            mine[seat].append(decided)
 
         final = play(levels, seed=seed * 100_003 + g, on_touch=note)
         ladder.add_game(levels, final["winner"], final["tally"])
+        for seat, level in enumerate(levels):
+            ladder.add_game_mean(level, mine[seat])
     return ladder
 
 

@@ -6,11 +6,13 @@ screens are karuta/play.html with static/js/karuta/play.js.
 
 from __future__ import annotations
 
+import itertools
+
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 import gamekit
-from games.karuta import diagrams, faq
+from games.karuta import cpu, diagrams, faq, figures
 from games.karuta.forms import KarutaSettingsForm
 from pages import kimariji_list
 from poems import catalogue
@@ -43,7 +45,22 @@ def index(request):
             "asaborake_before": kimariji_list.poem_view(31),
             "asaborake_after": kimariji_list.poem_view(31, read=[64]),
             "asaborake_u": kimariji_list.poem_view(64),
+            "cpu_figures": cpu_figures(),
             "faq": faq.faq_items(),
             "faq_json": kimariji_list.script_json(faq.faq_jsonld()),
         },
     )
+
+
+def cpu_figures() -> dict:
+    """What the reading section says about the CPUs, from `karuta_ladder --write`'s output."""
+    table = figures.load_table()
+    rates = table["win_rate"]
+    levels = cpu.LEVEL_ORDER
+    adjacent = [rates[upper][lower] for lower, upper in itertools.pairwise(levels)]
+    return {
+        "games": f"{table['games_per_pair']:,}",
+        "meijin": figures.touch_seconds("meijin"),
+        "nyumon": figures.touch_seconds("nyumon", "after_verse"),
+        "adjacent": f"{min(adjacent) * 100:.0f}–{max(adjacent) * 100:.0f}%",
+    }

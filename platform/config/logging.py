@@ -16,7 +16,7 @@ class DropRequestFilter(logging.Filter):
 class RedactAddressFilter(logging.Filter):
     """Replace anything shaped like an IPv4 or IPv6 address in a log line.
 
-    A second line of defence (RULES.md §6): no log line may carry a client address,
+    A second line of defence (docs/requirements.md §6): no log line may carry a client address,
     whichever library wrote it.
     """
 

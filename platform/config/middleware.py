@@ -9,7 +9,7 @@ from django.utils.cache import patch_vary_headers
 
 # Paths outside i18n_patterns that show pages to people: they follow the visitor's chosen
 # language (the language cookie, then the browser's Accept-Language), not the default.
-UNPREFIXED_PAGES = ("/play/",)
+UNPREFIXED_PAGES = ("/play/", "/records/")
 
 
 class SiteLocaleMiddleware(LocaleMiddleware):

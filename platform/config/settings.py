@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "pages",
     "telemetry",
     "matches",
+    "records",  # a finished match's record: replay, share, export, retention
     # the games: adding a game is adding its app here
     "games.bozu",
     "games.karuta",
@@ -195,10 +196,15 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict = {
-    # RULES.md §6: telemetry records live 30 days.
+    # docs/requirements.md §6: telemetry records live 30 days.
     "telemetry-purge-expired": {
         "task": "telemetry.purge_expired",
         "schedule": crontab(hour=3, minute=17),
+    },
+    # Finished matches and their records live RECORDS_RETENTION_DAYS (records.retention).
+    "records-purge-expired": {
+        "task": "records.purge_expired",
+        "schedule": crontab(hour=3, minute=41),
     },
     # Moves matches whose CPU / disconnect timer was lost (a restart, a dropped task).
     "matches-sweep-stalled": {"task": "matches.tasks.sweep_stalled_matches", "schedule": 15.0},
@@ -259,7 +265,7 @@ PERMISSIONS_POLICY: dict[str, list[str]] = {
 
 # Admin logins: django-axes locks a username out after AXES_FAILURE_LIMIT wrong passwords
 # for AXES_COOLOFF_TIME, whoever tries. It keys and stores by username only: the client
-# address is never looked at (RULES.md §6: addresses stay out of the database and logs).
+# address is never looked at (docs/requirements.md §6: addresses stay out of the database and logs).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -274,7 +280,7 @@ AXES_VERBOSE = False
 AXES_HTTP_RESPONSE_CODE = 429
 # axes.W006 warns that username-only lockouts can be dodged by rotating user agents or
 # cookies: not so here (they play no part in the key), and adding the address is what
-# RULES.md §6 forbids.
+# docs/requirements.md §6 forbids.
 SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -302,7 +308,7 @@ TELEMETRY_RATE_LIMIT = (30, 60)
 # Do not start daphne with --proxy-headers: it would trust the left-most, forgeable entry.
 TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", 0))
 
-# --- Logging: no client addresses anywhere (RULES.md §6). Django's request logger
+# --- Logging: no client addresses anywhere (docs/requirements.md §6). Django's request logger
 # records the request (and so REMOTE_ADDR) on errors: keep it to the message. Both
 # formatters redact anything shaped like an address, tracebacks included. Production
 # (DEBUG off) writes JSON lines; LOG_FORMAT=plain for text (./dev.py run sets it).
@@ -353,5 +359,13 @@ MATCHES_RELEASE_LEAD_MS = int(os.environ.get("MATCHES_RELEASE_LEAD_MS", 150))
 # clock, checked against the arrival) or "arrival" (arrival order at the server). "arrival"
 # exists only for the fairness bench, to show the bias the correction removes.
 KARUTA_JUDGE = os.environ.get("KARUTA_JUDGE", "corrected")
+
+# Match records (platform/records, docs/records.md): a finished match and its record are
+# deleted this many days after the match's last log line; a seated player may keep the record
+# up to RECORDS_KEEP_MAX_DAYS after it; rooms that never started go after
+# RECORDS_ABANDONED_HOURS.
+RECORDS_RETENTION_DAYS = int(os.environ.get("RECORDS_RETENTION_DAYS", 30))
+RECORDS_KEEP_MAX_DAYS = int(os.environ.get("RECORDS_KEEP_MAX_DAYS", 365))
+RECORDS_ABANDONED_HOURS = int(os.environ.get("RECORDS_ABANDONED_HOURS", 24))
 
 SITE_NAME = _("Hyakunin Isshu card games")

@@ -1,6 +1,6 @@
 """The game-plugin contract: every game on the site is a `Game` in the registry.
 
-The platform reaches a game only through this package; see DESIGN.md §2.
+The platform reaches a game only through this package; see docs/architecture.md §2.
 """
 
 from gamekit.base import (

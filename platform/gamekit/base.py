@@ -23,6 +23,9 @@ strings) and cleaned by `clean_action`: a game that declares `action_schema` (th
 each action type keeps) gets only those keys, and only those are logged. A finished
 game's result reaches the platform typed, as an `Outcome` (`Game.outcome`; by default read
 from `result`'s "places" and "scores").
+
+A finished match becomes a record (platform/records): its log replayed through `apply`, each
+state shown through `record_view` (default: the spectator's `view`).
 """
 
 from __future__ import annotations
@@ -208,7 +211,7 @@ class Game:
     # Readable texts for the codes of the game's own GameError subclasses, for engines that
     # cannot carry a translated `message` themselves (a pure engine imports no Django).
     error_messages: ClassVar[Mapping[str, Any]] = {}
-    # Telemetry (RULES.md §6): the rule options a page may report with game start and
+    # Telemetry (docs/requirements.md §6): the rule options a page may report with game start and
     # end, each with its allowed values, e.g. {"monk_rule": ("on", "off")}. Buckets only,
     # never free values; the player count is always allowed (telemetry_settings_schema).
     telemetry_settings: ClassVar[Mapping[str, Sequence[str]]] = {}
@@ -347,6 +350,15 @@ class Game:
         are seeded with it instead of the log's seq, so a move by another seat does not
         redraw a planned touch). None: the seq."""
         return None
+
+    # --- records (a finished match looked back on) ----------------------------------
+
+    def record_view(self, state: State) -> dict[str, Any]:
+        """What a finished match's record shows of `state`, one of the states its log passed
+        through. The record exists only once the match is over, so nothing is hidden any more:
+        a game with hidden information adds it here (every hand, the deck order). The default
+        is the spectator's `view`. Never the seed, and nothing about the people."""
+        return self.view(state, None)
 
     # --- storage --------------------------------------------------------------
 

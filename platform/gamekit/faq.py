@@ -1,4 +1,4 @@
-"""The FAQ every game page offers (RULES.md §5): one list of (question, answer) pairs,
+"""The FAQ every game page offers (docs/requirements.md §5): one list of (question, answer) pairs,
 shown on the page and given to search engines as schema.org FAQPage JSON-LD."""
 
 from __future__ import annotations

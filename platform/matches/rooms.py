@@ -191,8 +191,9 @@ def new_invite(match_id: Any, held: Iterable[int]) -> str:
 
 
 def resign(match_id: Any, held: Iterable[int], seat: int | None = None) -> int:
-    """Two players: resigning ends the match. In a game whose leavers are out
-    (`LeavePolicy.OUT`) the player is out, at any table size, and the others play on."""
+    """Two players, or one against CPUs only: resigning ends the match. In a game whose
+    leavers are out (`LeavePolicy.OUT`) the player is out, at any table size, and the
+    others play on."""
     return _depart(match_id, held, seat, "resign")
 
 
@@ -216,11 +217,14 @@ def _depart(match_id: Any, held: Iterable[int], seat: int | None, how: str) -> i
             index = choose_seat(held, seat, held)
             put_out(match, game, game.load_state(match.state), seats, index, how, now)
         elif how == "resign":
-            if len(seats) != 2:
-                raise MatchError("not_allowed")
             index = choose_seat(held, seat, held)
+            # Resigning ends the match when nobody else would play on without you: two
+            # seats, or every other seat the CPU's (against CPUs, solo practice: "quit").
+            others = [s for s in seats if s.index != index]
+            if len(seats) != 2 and any(not s.is_cpu for s in others):
+                raise MatchError("not_allowed")
             match.status = Match.Status.FINISHED
-            places = tuple(2 if seat.index == index else 1 for seat in seats)
+            places = tuple(2 if seat.index == index else 1 for seat in seats) if others else ()
             match.outcome = Outcome(places, None, Termination.RESIGNED, index).to_json()
             append_row(
                 match,

@@ -4,18 +4,40 @@ from django.conf import settings
 from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
-from django.utils import translation
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views import i18n as i18n_views
 from django.views.decorators.http import require_POST, require_safe
 
 from gamekit import registry
 from pages import kimariji_list
+from poems import daily
+
+
+def trainer_url() -> str | None:
+    """The kimariji trainer's page, when the karuta game (which has it) is installed."""
+    try:
+        return reverse("karuta:trainer")
+    except NoReverseMatch:
+        return None
 
 
 @require_safe
 def home(request):
-    return render(request, "pages/home.html", {"games": registry.all()})
+    number = daily.poem_of_day(daily.japan_date(timezone.now()))
+    context = {
+        "games": registry.all(),
+        "daily": kimariji_list.poem_view(number),
+        "daily_nearest": [kimariji_list.poem_view(n) for n in daily.nearest(number)],
+        "trainer_url": trainer_url(),
+        "trainer_messages": {
+            "one": ngettext("Today's review: %(n)s card", "Today's review: %(n)s cards", 1),
+            "many": ngettext("Today's review: %(n)s card", "Today's review: %(n)s cards", 2),
+        },
+    }
+    return render(request, "pages/home.html", context)
 
 
 @require_safe

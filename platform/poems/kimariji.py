@@ -18,7 +18,12 @@ def _keys() -> dict[int, tuple[str, ...]]:
     return {p.number: tuple(kana.comparison_keys(list(p.kami_sounds))) for p in catalogue.poems()}
 
 
-def _shared_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> int:
+def comparison_keys_of(number: int) -> tuple[str, ...]:
+    """The sounds kimariji are decided on, one per printed kana of the upper verse."""
+    return _keys()[number]
+
+
+def shared_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> int:
     n = 0
     for x, y in zip(a, b, strict=False):
         if x != y:
@@ -36,7 +41,7 @@ def dynamic_kimariji(number: int, read: Iterable[int] = ()) -> int:
     own = keys[number]
     longest = max(
         (
-            _shared_prefix(own, keys[other])
+            shared_prefix(own, keys[other])
             for other in keys
             if other != number and other not in done
         ),

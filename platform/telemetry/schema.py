@@ -93,6 +93,10 @@ KINDS: dict[str, Kind] = {
     "view3d_abandon": Kind(("abandon", "time_to_3d"), ("game",)),
     "view3d_failure": Kind((), ("game",)),
     "render_speed": Kind(("render_speed",), ("game",)),
+    # The kimariji trainer (issue 28): a drill started or finished, its cards as a range
+    # (the moves buckets) and, when finished, its length. Nothing of the answers.
+    "drill_start": Kind(("moves",)),
+    "drill_end": Kind(("moves", "duration")),
 }
 ROOM_KINDS = ("room_connect", "room_spectate", "room_seat")
 

@@ -3,7 +3,7 @@
 The address never leaves the request: it is turned into an HMAC under a key made
 when the process starts (so counters cannot be reversed into addresses, nor
 matched across restarts) and counted in a bounded dict whose entries expire.
-Nothing goes to the database, a cache server or a log (RULES.md §6). Each server
+Nothing goes to the database, a cache server or a log (docs/requirements.md §6). Each server
 process counts on its own, which is enough to stop one client flooding.
 """
 

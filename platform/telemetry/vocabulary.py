@@ -1,7 +1,7 @@
 """Every value telemetry may carry: enumerations and buckets, never a raw free value.
 
 static/js/telemetry.js makes the same buckets in the browser; the intake refuses
-anything else (RULES.md §6). Game kinds, modes, CPU levels and settings come from
+anything else (docs/requirements.md §6). Game kinds, modes, CPU levels and settings come from
 the game registry, so a new game needs no change here.
 """
 
@@ -32,7 +32,7 @@ CORES = ("1-2", "3-4", "5-8", "9+", "unknown")  # navigator.hardwareConcurrency
 BROWSERS = ("chrome", "edge", "firefox", "safari", "samsung", "opera", "other")
 OSES = ("android", "ios", "windows", "macos", "chromeos", "linux", "other")
 
-# Names refused outright, whatever their value: what must never be sent (RULES.md §6).
+# Names refused outright, whatever their value: what must never be sent (docs/requirements.md §6).
 FORBIDDEN_NAMES = frozenset(
     {
         "room", "room_id", "match", "match_id", "seat", "seat_token", "token",

@@ -9,9 +9,11 @@ import { cap, fmt } from "./text.js";
 const $ = (root, sel) => root.querySelector(sel);
 
 export class Room {
-  constructor(client, config) {
+  /** stoppable: the screen shows a resigned match's end, so games against CPUs only may resign. */
+  constructor(client, config, { stoppable = false } = {}) {
     this.client = client;
     this.config = config;
+    this.stoppable = stoppable;
     this.root = document.querySelector("[data-room]");
     this.S = JSON.parse(document.getElementById("room-strings").textContent);
     this.match = null;
@@ -28,11 +30,20 @@ export class Room {
     on("[data-room-resign]", () => client.room("resign"));
     on("[data-room-leave]", () => client.room("leave"));
     on("[data-room-leave-out]", () => client.room("leave"));
-    on("[data-room-invite-again]", () => {
-      telemetry.roomCreated("invite_again");
-      client.room("invite");
-    });
+    on("[data-room-invite-again]", () => this.inviteAgain("invite_again"));
     on("[data-copy-invite]", () => this.copy());
+    // The result screens' own "invite again" button does the same, then shows the new URL.
+    for (const button of document.querySelectorAll("[data-invite-again]")) {
+      button.addEventListener("click", () => this.inviteAgain("result"));
+    }
+  }
+
+  /** A new invitation URL for the same table (the old one stops working). */
+  inviteAgain(where) {
+    telemetry.roomCreated(where);
+    this.client.room("invite");
+    document.querySelector("[data-room-invite]")?.scrollIntoView({ block: "center" });
+    document.querySelector("[data-invite-url]")?.focus();
   }
 
   connection(up) {
@@ -102,7 +113,10 @@ export class Room {
     // A game whose leavers are out (match.on_leave "out") offers one way to go at any size.
     const out = match.on_leave === "out";
     const seated = friend && playing && yours.length > 0;
-    $(this.root, "[data-room-resign]").hidden = !(seated && !out && players === 2);
+    // Resigning ends the match when nobody else plays on: two seats, or only CPUs besides
+    // you (on a stoppable screen, every vs-CPU game and solo practice; rooms.resign).
+    const alone = this.stoppable && playing && yours.length === 1 && match.seats.every((s) => s.yours || s.kind === "cpu");
+    $(this.root, "[data-room-resign]").hidden = !(!out && ((seated && players === 2) || alone));
     $(this.root, "[data-room-leave]").hidden = !(seated && !out && players > 2);
     const leaveOut = $(this.root, "[data-room-leave-out]");
     if (leaveOut) leaveOut.hidden = !(seated && out);

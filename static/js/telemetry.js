@@ -1,4 +1,4 @@
-// Game statistics for this site's own server (RULES.md §6), sent only while the
+// Game statistics for this site's own server (docs/requirements.md §6), sent only while the
 // "send game statistics" switch is on. Every value is a category or a bucket made
 // here; the server refuses anything else.
 //

@@ -373,6 +373,15 @@ def test_solo_practice_summary_and_slowest_20(asgi_server, watched):
     wanted = page.input_value("[data-practise-poems]")
     missed = next(rec["poem"] for rec in v["records"] if rec["t"] is None)
     assert wanted.split(",")[0] == str(missed)  # missed poems come first
+    # From play to practice: the missed card and the slowest go to the trainer's review.
+    page.click("[data-trainer-add]")
+    page.wait_for_function("document.querySelector('[data-trainer-added]').textContent !== ''")
+    asked = page.evaluate(
+        """async () => { const { openStore } = await import('/static/js/trainer/store.js');
+        const records = await (await openStore()).load();
+        return [...records.values()].filter((r) => r.asked).map((r) => r.n); }"""
+    )
+    assert len(asked) == 10 and missed in asked
     page.click("[data-practise-slowest]")
     page.wait_for_url("**/play/**")
     page.wait_for_function(VIEW)

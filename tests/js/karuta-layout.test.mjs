@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { dropped, faultsSoFar, moved, scatterColumns, scatterOrder, scatterPlace, sideRows, torifudaColumns } from "../../static/js/karuta/layout.js";
+import { dropped, faultsSoFar, longestRow, moved, scatterColumns, scatterOrder, scatterPlace, sideRows, torifudaColumns } from "../../static/js/karuta/layout.js";
 
 test("a torifuda is five columns of three, the rest in the last", () => {
   assert.deepEqual(torifudaColumns("わかころもては つゆにぬれつつ"), ["わかこ", "ろもて", "はつゆ", "にぬれ", "つつ"]);
@@ -46,4 +46,10 @@ test("otetsuki as the engine counts it", () => {
   assert.equal(faultsSoFar("chirashi", [1, 2], 3, sideOf), 1);
   assert.equal(faultsSoFar("solo", [1, 2], 3, sideOf), 2);
   assert.equal(faultsSoFar("solo", [3], 3, sideOf), 0);
+});
+
+test("the longest row of either side sets a phone's card size", () => {
+  assert.equal(longestRow([[[1, 2], [3, 4, 5], []], [[6], [], [7, 8, 9, 10]]]), 4);
+  assert.equal(longestRow([[[], [], []], [[], [], []]]), 1, "an empty board still divides by one");
+  assert.equal(longestRow(undefined), 1);
 });

@@ -160,7 +160,7 @@ BAD_FRAMES = [
     ('{"type": "act", "action": {"type": ["x"]}, "action_id": "v"}', "invalid_action"),
     ('{"type": "resync", "since": "zero"}', "bad_message"),
     ('{"type": "ping", "t": {"a": 1}}', "bad_message"),
-    ('{"type": "resign"}', "not_allowed"),  # a CPU match of 3 seats
+    ('{"type": "resign", "seat": 1}', "not_your_seat"),  # the CPU's seat, not the caller's
     ('{"type": "start"}', "not_waiting"),
     ('{"type": "hello", "v": 1}', "bad_message"),  # only once
     ("[" * 5000 + "]" * 5000, "frame_too_large"),

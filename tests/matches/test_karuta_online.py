@@ -67,15 +67,22 @@ def check_released(bot: KarutaBot, jitter_ms: float = 0) -> int:
             assert not r["shimo"] or (r["shimo"]["end"] is None and r["shimo"]["again"] is None)
         for seat, _card, t in r["touches"]:
             assert got + SLACK >= zero + t, (bot.name, "touch", seat, t)
+        # The voice: an upper-verse clip starts on its first kana and goes with it; the
+        # lower verse's clips only with the poem; the preamble's are public.
+        for clip in r.get("voice", []):
+            if clip["part"] == "kami":
+                assert got + SLACK >= zero + clip["start"] - lead, (bot.name, "clip", clip)
+            elif clip["part"] in ("shimo_read", "shimo_again"):
+                assert r["poem"] is not None, (bot.name, "clip before the poem", clip)
+            else:
+                assert clip["part"] in ("joka", "joka_shimo", "shimo"), clip
         assert set(view["to_act"]) == set(r["active"]) - set(r["done"])
     return checked
 
 
-def test_nothing_reaches_any_connection_before_its_time_against_cpus(asgi_server):
-    """A chirashi game against two 名人 CPUs: the player, a second socket of the same player
-    and a spectator each get only what was due; the CPUs' touches appear only once their
-    time has come."""
-    settings = {**FAST, "mode": "chirashi", "players": 3}
+def against_cpus(asgi_server, settings, *, readings: int, timeout: float) -> list[KarutaBot]:
+    """A game against 名人 CPUs watched by the player, a second socket of the same player
+    and a spectator, until `readings` readings are over: the three bots, in that order."""
     match, token = services.create_match("karuta", settings, "cpu", "meijin")
     player = KarutaBot(ws(asgi_server, match), token, name="player", reaction=(350, 700))
     twin = KarutaBot(ws(asgi_server, match), token, name="twin", play=False)
@@ -86,12 +93,22 @@ def test_nothing_reaches_any_connection_before_its_time_against_cpus(asgi_server
         for bot in bots:
             await bot.open()
         try:
-            await asyncio.gather(*(bot.play(timeout=120, readings=6) for bot in bots))
+            await asyncio.gather(*(bot.play(timeout=timeout, readings=readings) for bot in bots))
         finally:
             for bot in bots:
                 await bot.close()
 
     asyncio.run(run())
+    return bots
+
+
+def test_nothing_reaches_any_connection_before_its_time_against_cpus(asgi_server):
+    """A chirashi game against two 名人 CPUs: the player, a second socket of the same player
+    and a spectator each get only what was due; the CPUs' touches appear only once their
+    time has come."""
+    settings = {**FAST, "mode": "chirashi", "players": 3}
+    bots = against_cpus(asgi_server, settings, readings=6, timeout=120)
+    watcher = bots[-1]
     for bot in bots:
         assert check_released(bot) > 20
         assert not [e for e in bot.errors if e["code"] != "not_your_turn"], bot.errors
@@ -106,6 +123,33 @@ def test_nothing_reaches_any_connection_before_its_time_against_cpus(asgi_server
     # Each reading's frames grew part by part: kana came in many frames, not at once.
     parts = [f.get("part", 0) for _g, f in watcher.received]
     assert max(parts) >= 10
+
+
+def voiced(bot: KarutaBot) -> set[str]:
+    """The ids of the upper-verse clips a bot was sent."""
+    return {
+        clip["id"]
+        for _got, frame in bot.received
+        if frame["view"] and (r := frame["view"]["reading"])
+        for clip in r.get("voice", [])
+        if clip["part"] == "kami"
+    }
+
+
+@pytest.mark.parametrize("mode", ["competitive", "chirashi"])
+def test_no_clip_reaches_a_player_or_a_spectator_before_its_kana(asgi_server, mode):
+    """At a voiced pace, against a CPU: each upper-verse clip reaches the player, a second
+    socket and a spectator no earlier than its first kana's time minus the lead, the lower
+    verse's only with the poem; and the spectator is voiced as the players are."""
+    from games.karuta import voice
+
+    assert voice.available(), "the voice is built and committed (manage.py build_voice)"
+    players = 2 if mode == "competitive" else 3
+    settings = {**FAST, "mode": mode, "players": players, "pace": "very_fast"}
+    bots = against_cpus(asgi_server, settings, readings=3, timeout=90)
+    for bot in bots:
+        assert check_released(bot) > 10
+        assert len(voiced(bot)) >= 3, bot.name  # the upper verses did come with their clips
 
 
 def test_friends_play_competitive_and_chirashi_to_the_end_with_identical_logs(asgi_server):

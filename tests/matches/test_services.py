@@ -237,6 +237,25 @@ def test_resign_with_two_players_leave_with_three():
     assert Action.objects.filter(match=three, seat=2, actor="cpu").exists()
 
 
+def test_resign_against_cpus_only_ends_the_match():
+    """Nobody else would play on: against CPUs at any table size, and alone in solo
+    practice, resigning ends the match (issue 26: every karuta mode can be stopped)."""
+    three, _token = create(mode="cpu", players=3)
+    services.resign(three.id, [0])
+    three = Match.objects.get(pk=three.id)
+    assert three.status == Match.Status.FINISHED
+    outcome = gamekit.Outcome.from_json(three.outcome)
+    assert outcome == gamekit.Outcome((2, 1, 1), None, gamekit.Termination.RESIGNED, seat=0)
+    with pytest.raises(MatchError, match="finished"):
+        services.resign(three.id, [0])
+
+    solo, _token = services.create_match("karuta", {"mode": "solo", "players": 1}, "solo")
+    services.resign(solo.id, [0])
+    solo = Match.objects.get(pk=solo.id)
+    assert solo.status == Match.Status.FINISHED
+    assert gamekit.Outcome.from_json(solo.outcome).termination == gamekit.Termination.RESIGNED
+
+
 def test_play_again_makes_one_next_match_for_everyone():
     match, token = create(mode="friend", players=2, turns=2)
     _m, _seat, guest = services.join(match.invite_code)

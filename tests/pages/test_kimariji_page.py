@@ -13,7 +13,7 @@ from pages import kimariji_list
 from poems import catalogue, kimariji
 from tests.support.html import english_runs
 
-EXPECTED_GROUPS = {1: 7, 2: 42, 3: 37, 4: 6, 5: 2, 6: 6}  # RULES.md §1
+EXPECTED_GROUPS = {1: 7, 2: 42, 3: 37, 4: 6, 5: 2, 6: 6}  # docs/requirements.md §1
 LANGUAGES = [("/", "ja"), ("/en/", "en"), ("/zh-hans/", "zh-hans")]
 
 ARTICLE = re.compile(r'<article class="poem" id="poem-(\d+)" data-poem="\1".*?</article>', re.S)

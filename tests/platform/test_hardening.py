@@ -53,7 +53,7 @@ def test_admin_login_locks_the_username_after_repeated_failures(client, settings
     )
     assert response.status_code == 429
     assert client.get("/admin/").status_code == 302  # still not logged in
-    # Keyed and stored by username only: no address anywhere (RULES.md §6).
+    # Keyed and stored by username only: no address anywhere (docs/requirements.md §6).
     attempts = list(AccessAttempt.objects.values("username", "ip_address"))
     assert attempts == [{"username": "boss", "ip_address": None}]
 

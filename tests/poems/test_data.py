@@ -17,12 +17,12 @@ DATA = ROOT / "platform" / "poems" / "data"
 # SHA-256 of each data file as reviewed. hyakunin_isshu.json and goshiki_colors.json are
 # byte for byte the team's reviewed reference copies (checked on 2026-11-30, when the
 # field-by-field comparison against that folder was replaced by these sums);
-# poet_classes.json is as merged. Changing a data file means reviewing it again and
-# updating its line here in the same commit.
+# poet_classes.json is as merged, its note citing docs/requirements.md (issue 26). Changing
+# a data file means reviewing it again and updating its line here in the same commit.
 REVIEWED = {
     "hyakunin_isshu.json": "e29c0014d2a14413b1d93f5bfe83a0e17461b8048017939009ecdeef7c06cd98",
     "goshiki_colors.json": "74714ad6279538c48f7a93d7c7d62a499ff690a9844faa5a8f18ef060042c416",
-    "poet_classes.json": "820d6ad682aa82ed8183d8654340549238da77512c43746ca26e48b0c894141b",
+    "poet_classes.json": "b54e634f5b4dceac77b7455d24a12dafb4c06a2e98a4cb530bd6a51c3018db4a",
 }
 
 

@@ -61,7 +61,9 @@ class AsgiServer:
         env.update(self.extra_env)
         return env
 
-    def start(self, timeout: float = 20.0) -> None:
+    def start(self, timeout: float = 60.0) -> None:
+        # The wait ends as soon as the server answers; parallel test workers on a busy
+        # machine have seen a first answer take over 20 s (start-up, then the first page).
         self.log_path.parent.mkdir(exist_ok=True)
         log = self.log_path.open("wb")
         self.proc = subprocess.Popen(

@@ -1,17 +1,16 @@
 // Bakudan Mekuri play screen: the entry module. It builds the controller (state, turns,
 // the blind screen) and its views: board-view.js (deck, danger, seats, info panel),
-// panel.js and keyboard.js (buttons and keys), blind.js (pass the device), log.js,
+// panel.js and keyboard.js (buttons and keys), blind.js (pass the device), the shared event-log.js,
 // result-view.js (the end), and wires them to the match WebSocket. Every mode goes
 // through the same socket; the server sends each viewer only its own view.
 
+import { EventLog } from "../event-log.js";
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
-import * as telemetry from "../telemetry.js";
 import { Blind } from "./blind.js";
 import { BoardView } from "./board-view.js";
 import { BakudanController } from "./controller.js";
 import { bindKeys } from "./keyboard.js";
-import { EventLog } from "./log.js";
 import { Panel } from "./panel.js";
 import { ResultView } from "./result-view.js";
 
@@ -41,12 +40,6 @@ game.ui = {
   result: new ResultView($("[data-result]"), S, {
     seatName: (seat) => game.seatName(seat),
     isCpu: (seat) => game.isCpu(seat),
-    onInviteAgain: () => {
-      telemetry.roomCreated("result");
-      client.room("invite");
-      $("[data-room-invite]")?.scrollIntoView({ block: "center" });
-      $("[data-invite-url]")?.focus();
-    },
   }),
   room: new Room(client, config),
 };

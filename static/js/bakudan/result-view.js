@@ -4,11 +4,12 @@
 
 import { cap, fmt } from "../text.js";
 import { numberLink } from "./outcome.js";
+import { showRecordLink } from "../records/link.js";
 
 const $ = (root, sel) => root.querySelector(sel);
 
 export class ResultView {
-  constructor(root, S, { seatName, isCpu, onInviteAgain }) {
+  constructor(root, S, { seatName, isCpu }) {
     this.root = root;
     this.S = S;
     this.seatName = seatName;
@@ -16,7 +17,6 @@ export class ResultView {
     this.link = null;
     this.shownFor = null; // "out" | "final": focus moves here once per stage
     $(root, "[data-copy-link]").addEventListener("click", () => this.copy());
-    $(root, "[data-invite-again]").addEventListener("click", onInviteAgain);
   }
 
   hide() {
@@ -71,6 +71,7 @@ export class ResultView {
     const stage = result.final ? "final" : "out";
     root.dataset.stage = stage;
     root.hidden = false;
+    if (result.final) showRecordLink(root);
     if (this.shownFor !== stage) {
       // Move the focus here once per stage, unless the person is busy in a text field.
       const busy = document.activeElement instanceof HTMLInputElement;

@@ -5,25 +5,25 @@
 // and the focus stays where it was. When your turn comes back and the focus was lost,
 // it goes to the panel's draw button.
 
-import { firstTime } from "../once.js";
+import { GameReport, modeLabel } from "../game-report.js";
 import { seatName, yourSeats } from "../seats.js";
 import * as telemetry from "../telemetry.js";
 import { motionsFor, soundFor } from "./motion.js";
-import { announce, renderPanel } from "./panel.js";
+import { renderPanel } from "./panel.js";
 import { renderResult } from "./result-view.js";
 
 const drawButtons = () => [...document.querySelectorAll("[data-draw], [data-pile-button]")];
 
 export class BozuController {
-  constructor({ config, strings, table, sound }) {
+  constructor({ config, strings, table, sound, events }) {
     this.config = config;
     this.S = strings;
     this.table = table;
     this.sound = sound;
+    this.events = events; // event-log.js: the short log and the live region
     this.view = null;
     this.match = null;
-    this.startedAt = null;
-    this.ended = false;
+    this.report = new GameReport({ game: "bozu", config, send: telemetry });
     this.sent = false; // a draw is on its way: one per turn
     this.client = null;
     this.room = null;
@@ -31,7 +31,6 @@ export class BozuController {
 
   name(seat) { return seatName(this.S.colours, this.match, seat); }
   mine() { return yourSeats(this.match); }
-  cpuLevel() { return this.match?.seats.find((s) => s.kind === "cpu")?.cpu_level ?? undefined; }
 
   canDraw() {
     const { view, match } = this;
@@ -65,39 +64,27 @@ export class BozuController {
     this.view = frame.view;
     this.match = frame.match;
     this.sent = false;
-    document.querySelector("[data-mode-label]").textContent = this.S.modes[this.match.mode] ? `(${this.S.modes[this.match.mode]})` : "";
-    if (this.match.status === "playing" && this.startedAt === null) this.start();
+    document.querySelector("[data-mode-label]").textContent = modeLabel(this.S.modes, this.match.mode);
+    this.report.seen(this.match, this.mine().length > 0);
     this.render();
     const motions = motionsFor(fresh);
     this.table.play(motions);
-    if (fresh.length) announce(fresh);
+    this.events.add(fresh);
     const firstResult = renderResult(this.S, this);
     const noise = soundFor(motions, firstResult ? this.view.result : null, this.mine());
     if (noise) this.sound.play(noise);
-    if (firstResult && !this.ended) this.end();
-    this.ended ||= Boolean(this.view?.result);
+    if (firstResult) this.end();
     this.room.update(this.match);
   }
 
-  start() {
-    this.startedAt = Date.now();
-    // A spectator is not a player starting a game, and a reload is not a new game.
-    if (this.mine().length && firstTime("start", this.config.match)) telemetry.gameStart(this.match.mode, { game: "bozu", cpuLevel: this.cpuLevel(), settings: this.config.telemetry_settings });
-  }
-
   end() {
-    this.ended = true;
-    if (!this.mine().length || !firstTime("end", this.config.match)) return; // spectators neither win nor lose
     const result = this.view.result;
     const outcome = result.draw ? "draw" : result.winners.some((s) => this.mine().includes(s)) ? "win" : "loss";
-    telemetry.gameEnd(this.match.mode, outcome, {
-      game: "bozu", cpuLevel: this.cpuLevel(), settings: this.config.telemetry_settings,
-      moves: this.view.draws, durationMs: this.startedAt ? Date.now() - this.startedAt : 0,
-    });
+    this.report.end(this.match, outcome, this.mine().length > 0, this.view.draws);
   }
 
   onError(error) {
-    document.querySelector("[data-announcer]").textContent = error.message;
+    this.events.say(error.message);
     this.sent = false;
     if (error.view) { this.view = error.view; this.render(); }
   }

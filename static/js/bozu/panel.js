@@ -52,15 +52,3 @@ export function renderPanel(S, game) {
     ? fmt(S.lastCard, { poet: last.poet, class: S.classes[last.class], seat: game.name(drawer ? drawer.seat : 0) })
     : S.noCard;
 }
-
-/** What happened, in the server's words: the live region and the short log. */
-export function announce(entries) {
-  const lines = entries.flatMap((entry) => entry.texts ?? []);
-  if (!lines.length) return;
-  $("[data-announcer]").textContent = lines.join(" ");
-  $("[data-last-events]").replaceChildren(...lines.slice(-6).map((text) => {
-    const li = document.createElement("li");
-    li.textContent = text;
-    return li;
-  }));
-}

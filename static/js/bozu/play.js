@@ -4,6 +4,7 @@
 // only its own view. The jobs live in modules: controller (state and turn), board-view
 // (piles, faces, motion), panel, result, keyboard; face and motion are pure (tests/js).
 
+import { EventLog } from "../event-log.js";
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
 import { Sound } from "../sound.js";
@@ -19,7 +20,8 @@ const S = json("bozu-strings");
 const sound = new Sound();
 sound.bind(document.querySelector("[data-sound-toggle]"));
 
-const game = new BozuController({ config, strings: S, sound, table: null });
+const events = new EventLog(document.querySelector("[data-last-events]"), document.querySelector("[data-announcer]"), { keep: 6 });
+const game = new BozuController({ config, strings: S, sound, table: null, events });
 game.table = new BoardView(document.querySelector("[data-table3d]"), {
   cards: json("bozu-cards"), strings: S, names: (seat) => game.name(seat),
 });
@@ -36,12 +38,6 @@ game.room = room;
 for (const button of document.querySelectorAll("[data-draw], [data-pile-button]")) {
   button.addEventListener("click", () => game.draw());
 }
-document.querySelector("[data-invite-again]").addEventListener("click", () => {
-  telemetry.roomCreated("result");
-  client.room("invite");
-  document.querySelector("[data-room-invite]")?.scrollIntoView({ block: "center" });
-  document.querySelector("[data-invite-url]")?.focus();
-});
 bindKeys(game);
 
 // Read-only handle for tests and curious players: what this page was told, and the

@@ -5,6 +5,7 @@ import { seatColour } from "../seats.js";
 import { scoreBarsSvg } from "../score-bars.js";
 import { cap, fmt } from "../text.js";
 import { celebrate } from "../celebrate.js";
+import { showRecordLink } from "../records/link.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -42,6 +43,7 @@ export function renderResult(S, game) {
   box.classList.toggle("won", won);
   const first = box.hidden;
   box.hidden = false;
+  showRecordLink(box);
   if (first) {
     box.focus({ preventScroll: true });
     box.scrollIntoView({ block: "nearest" }); // beside the table on a wide screen; below it on a phone

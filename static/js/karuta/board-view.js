@@ -4,8 +4,7 @@
 
 import { fmt } from "../text.js";
 import { secs } from "./clock.js";
-import { COLOURS } from "./controller.js";
-import { scatterColumns, scatterOrder, scatterPlace, sideRows, torifudaColumns } from "./layout.js";
+import { longestRow, scatterColumns, scatterOrder, scatterPlace, sideRows, torifudaColumns } from "./layout.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -53,10 +52,13 @@ export class BoardView {
       if (g.picked === poem) button.classList.add("picked");
       button.draggable = true;
     }
-    if (this.faulted.get(poem) === g.view.reading?.number) button.classList.add("fault");
+    // Marked only for the reading it happened in: with no reading on (memorisation, the
+    // send) both sides would be undefined and every card would wear the ring.
+    const reading = g.view.reading?.number;
+    if (reading !== undefined && reading !== null && this.faulted.get(poem) === reading) button.classList.add("fault");
     for (const [s, card] of g.view.reading?.touches ?? []) {
       if (card === poem && (s === g.you() || g.cur?.shownTouches.has(`${s}:${card}`))) {
-        button.classList.add("touched", s === g.you() ? "by-you" : `by-${COLOURS[s]}`);
+        button.classList.add("touched", s === g.you() ? "by-you" : `by-${this.g.colour(s)}`);
       }
     }
     return button;
@@ -85,6 +87,7 @@ export class BoardView {
     $("[data-board]").classList.toggle("is-competitive", competitive);
     if (competitive) {
       const me = g.you() ?? 0;
+      $("[data-board]").style.setProperty("--per-row", longestRow(view.sides)); // a phone fits this row
       for (const [sel, seat, opponent] of [["opponent", 1 - me, true], ["own", me, false]]) {
         const side = $(`[data-side-${sel}]`);
         this.renderRows(side, view.sides[seat], opponent);
@@ -118,7 +121,7 @@ export class BoardView {
     const g = this.g;
     $("[data-piles]").replaceChildren(...g.view.taken.map((cards, seat) => {
       const pile = document.createElement("div");
-      pile.className = `pile-box seat-${COLOURS[seat]}`;
+      pile.className = `pile-box seat-${this.g.colour(seat)}`;
       pile.dataset.seat = seat;
       // The pile's height follows the count (one edge per two cards, at most 12).
       pile.style.setProperty("--layers", Math.min(12, Math.ceil(cards.length / 2)));
@@ -151,10 +154,10 @@ export class BoardView {
     const el = this.cardEl(poem);
     if (!el) return;
     const you = seat === this.g.you();
-    el.classList.add("touched", you ? "by-you" : `by-${COLOURS[seat]}`);
+    el.classList.add("touched", you ? "by-you" : `by-${this.g.colour(seat)}`);
     if (!you) {
       const badge = document.createElement("span");
-      badge.className = `touch-badge seat-${COLOURS[seat]}`;
+      badge.className = `touch-badge seat-${this.g.colour(seat)}`;
       badge.textContent = this.g.name(seat).slice(0, 1);
       el.append(badge);
     }

@@ -9,14 +9,13 @@
 // or the reading's close. A frame that settles the reading before the reader's clock got
 // there (you sat out) is held until that time comes (clock.holdMs).
 
-import { firstTime } from "../once.js";
-import { cpuLabel, seatName } from "../seats.js";
+import { GameReport, modeLabel } from "../game-report.js";
+import { cpuLabel, seatColour, seatName } from "../seats.js";
 import * as telemetry from "../telemetry.js";
 import { cap, fmt } from "../text.js";
 import { holdMs, readingBase, startReading, timeOn } from "./clock.js";
 import { dropped, faultsSoFar, moved } from "./layout.js";
 
-export const COLOURS = ["red", "blue", "green", "yellow"];
 // While a reading is on, ping this often: the clock estimate keeps its freshest samples.
 const SYNC_MS = 2000;
 
@@ -35,11 +34,10 @@ export class KarutaController {
     this.readySent = false;
     this.sendPending = false;
     this.picked = null;
-    this.startedAt = null;
-    this.ended = false;
+    this.report = new GameReport({ game: "karuta", config, send: telemetry });
     this.appliedSeq = null;
     this.client = null;
-    this.ui = null; // {board, panel, result, speech, sound}: set by the entry
+    this.ui = null; // {board, panel, result, speech, voice, sound}: set by the entry
   }
 
   // --- reading the state ---------------------------------------------------------------
@@ -51,9 +49,19 @@ export class KarutaController {
     if (seat === this.you()) return `${this.name(seat)} (${this.S.you})`;
     return info?.kind === "cpu" ? `${this.name(seat)} (${cpuLabel(this.S, info)})` : this.name(seat);
   }
-  cpuLevel() { return this.match?.seats.find((s) => s.kind === "cpu")?.cpu_level ?? undefined; }
+  colour(seat) { return seatColour(this.match, seat) ?? "grey"; }
+  /** The seat that resigned (stopped) this match, or null while it goes on or ended by its rules. */
+  resigned() {
+    const outcome = this.match?.status === "finished" ? this.match.outcome : null;
+    return outcome?.type === "resigned" && Number.isInteger(outcome.seat) ? outcome.seat : null;
+  }
+  /** Memorisation and readings need watching: the screen stays on until the game is over. */
+  watching() { return Boolean(this.match?.status === "playing" && this.view && !this.view.result && this.you() !== null); }
   now() { return this.clock ? this.clock() : this.client.serverNow(); }
   tNow() { return timeOn(this.cur, this.now()); }
+  /** The reading's time as shown and heard: later than tNow only when the sound output is
+   * too slow to hide (voice.js), never for touches, which keep tNow. */
+  tShown() { return this.tNow() - (this.ui?.voice?.delayFor(this.cur) ?? 0); }
   firstPhrase(poem) { return this.CARDS[poem].tori.split(" ")[0]; }
   cardLabel(poem) { return `「${this.firstPhrase(poem)}…」`; }
   markKimariji() { return this.view.mode === "solo" || this.view.settings.show_kimariji; }
@@ -136,7 +144,7 @@ export class KarutaController {
   }
 
   ready() {
-    if (this.readySent || this.view?.phase !== "memorise" || !this.view.to_act.includes(this.you())) return;
+    if (this.readySent || this.view?.phase !== "memorise" || this.resigned() !== null || !this.view.to_act.includes(this.you())) return;
     this.readySent = true;
     this.act({ type: "ready" });
   }
@@ -191,10 +199,11 @@ export class KarutaController {
     if (this.cur) {
       const t = this.tNow();
       ui.panel.renderReading();
-      ui.speech.follow(this.cur, t);
+      ui.voice?.follow(this.cur, this.tShown(), this.view);
+      if (!ui.voice?.plays(this.cur)) ui.speech.follow(this.cur, t);
       ui.board.showTouches(t);
       this.maybePass(t);
-    }
+    } else ui.voice?.follow(null, -Infinity, this.view);
     ui.panel.renderMemorise();
     ui.panel.renderPrompt();
   }
@@ -246,13 +255,15 @@ export class KarutaController {
     this.match = frame.match;
     this.sendPending = false;
     const view = this.view;
-    document.querySelector("[data-mode-label]").textContent = this.S.modes[view.mode] ? `(${this.S.modes[view.mode]})` : "";
-    if (this.match.status === "playing" && this.startedAt === null) this.start();
+    document.querySelector("[data-mode-label]").textContent = modeLabel(this.S.modes, view.mode);
+    this.report.seen(this.match, this.you() !== null);
     if (view.phase !== "memorise") { this.memoriseEnd = null; this.readySent = false; }
-    const r = view.reading;
+    // A resigned match reads no further: its last view stays, without a reading.
+    const r = this.resigned() === null ? view.reading : null;
     if (r && (!this.cur || this.cur.number !== r.number)) { ui.speech.cancel(); this.cur = startReading(r, readingBase(frame.at, r)); }
     else if (r && this.cur) { this.cur.r = r; this.cur.base = readingBase(frame.at, r); this.keepOwn(r); }
-    if (!r) this.cur = null;
+    if (!r) { if (this.cur) ui.speech.cancel(); this.cur = null; }
+    ui.awake?.want(this.watching());
     this.client?.syncEvery(r ? SYNC_MS : null);
     // What happened, in words (the server's texts, in this page's language).
     const fresh = frame.reset ? [] : frame.events;
@@ -282,7 +293,7 @@ export class KarutaController {
     ui.panel.renderSoloTable();
     const first = ui.result.render();
     if (first) this.end();
-    if (view.result) ui.panel.clearReading();
+    if (view.result || this.resigned() !== null) ui.panel.clearReading();
     ui.room?.update(this.match);
     this.tick();
   }
@@ -309,23 +320,13 @@ export class KarutaController {
     return counts.map((n, seat) => (n > 0 && !(seat === mine && shownAlready) ? seat : null)).filter((s) => s !== null);
   }
 
-  start() {
-    this.startedAt = Date.now();
-    // A spectator, or a reload in the middle of a game, is not a game starting.
-    if (this.you() !== null && firstTime("start", this.config.match)) telemetry.gameStart(this.match.mode, { game: "karuta", cpuLevel: this.cpuLevel(), settings: this.config.telemetry_settings });
-  }
-
   end() {
-    if (this.ended) return;
-    this.ended = true;
-    if (this.you() === null || !firstTime("end", this.config.match)) return; // spectators neither win nor lose
-    const result = this.view.result;
-    const mine = result.places[this.you()];
-    const outcome = this.view.mode === "solo" ? "complete" : result.winner === null && mine === 1 ? "draw" : mine === 1 ? "win" : "loss";
-    telemetry.gameEnd(this.match.mode, outcome, {
-      game: "karuta", cpuLevel: this.cpuLevel(), settings: this.config.telemetry_settings,
-      moves: this.view.read.length, durationMs: this.startedAt ? Date.now() - this.startedAt : 0,
-    });
+    const stopped = this.resigned();
+    const result = stopped === null ? this.view.result : null;
+    const mine = result?.places[this.you()];
+    const outcome = stopped !== null ? (stopped === this.you() ? "resign" : "win")
+      : this.view.mode === "solo" ? "complete" : result.winner === null && mine === 1 ? "draw" : mine === 1 ? "win" : "loss";
+    this.report.end(this.match, outcome, this.you() !== null, this.view.read.length);
   }
 
   onError(error) {

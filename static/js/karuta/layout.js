@@ -21,6 +21,9 @@ export function sideRows(rows, opponent) {
 /** Columns of the chirashi field for a pool of n cards. */
 export const scatterColumns = (n) => Math.max(1, Math.ceil(Math.sqrt(n)));
 
+/** The longest row of any side: a phone scales the competitive board so that row fits. */
+export const longestRow = (sides) => Math.max(1, ...(sides ?? []).flatMap((rows) => (rows ?? []).map((row) => row.length)));
+
 /** Keyboard order follows the table: top to bottom (by column band), then left to right. */
 export function scatterOrder(field, columns) {
   return field.slice().sort((a, b) => (Math.round(a[2] * columns) - Math.round(b[2] * columns)) || (a[1] - b[1]));

@@ -3,7 +3,6 @@
 
 import { fmt } from "../text.js";
 import { minutes, readingAt, secs } from "./clock.js";
-import { COLOURS } from "./controller.js";
 import { torifudaColumns } from "./layout.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -22,10 +21,11 @@ export class Panel {
     const lowerBox = $("[data-reading-lower]");
     if (!cur) { lineBox.replaceChildren(); prevBox.textContent = ""; lowerBox.textContent = ""; return; }
     const { r } = cur;
-    const at = readingAt(r, this.g.tNow(), view && this.g.markKimariji());
+    const shownT = this.g.tShown(); // with the voice, when it is heard
+    const at = readingAt(r, shownT, view && this.g.markKimariji());
     prevBox.textContent = at.prev;
     if (at.part) prevBox.dataset.part = at.part;
-    if (this.g.tNow() < 0) { lineBox.replaceChildren(); lowerBox.textContent = ""; return; }
+    if (shownT < 0) { lineBox.replaceChildren(); lowerBox.textContent = ""; return; }
     // Only the kana released and due so far: the page never knows more of the poem.
     const decided = document.createElement("mark");
     decided.className = "kimariji";
@@ -50,7 +50,7 @@ export class Panel {
   renderMemorise() {
     const g = this.g;
     const box = $("[data-memorise]");
-    if (!g.view || g.view.phase !== "memorise") { box.hidden = true; return; }
+    if (!g.view || g.view.phase !== "memorise" || g.resigned() !== null) { box.hidden = true; return; }
     box.hidden = false;
     if (g.memoriseEnd === null) g.memoriseEnd = g.now() + g.view.settings.memorise_seconds * 1000;
     const left = Math.max(0, Math.ceil((g.memoriseEnd - g.now()) / 1000));
@@ -110,7 +110,7 @@ export class Panel {
       const th = document.createElement("th");
       th.scope = "row";
       const chip = document.createElement("span");
-      chip.className = `seat-chip seat-${COLOURS[seat]}`;
+      chip.className = `seat-chip seat-${this.g.colour(seat)}`;
       th.append(chip, g.label(seat));
       const n = document.createElement("td");
       n.dataset.seatCount = seat;
@@ -156,11 +156,11 @@ export class Panel {
     }));
     card.className = "last-card kcard-face";
     const taker = result.taker ?? (g.view.mode === "solo" && result.t !== null ? 0 : null);
-    if (taker !== null) card.classList.add(`taken-by-${COLOURS[taker]}`);
+    if (taker !== null) card.classList.add(`taken-by-${this.g.colour(taker)}`);
     const badge = $("[data-last-taker]");
     badge.hidden = taker === null;
     if (taker !== null) {
-      badge.className = `taker-badge seat-${COLOURS[taker]}`;
+      badge.className = `taker-badge seat-${this.g.colour(taker)}`;
       badge.textContent = `${g.name(taker)} · ${secs(result.t)} s`;
     }
     $("[data-last-lines]").replaceChildren(...lines.map((text) => {

@@ -2,18 +2,22 @@
 // room) and solo practice, over the shared match WebSocket. The jobs live in modules, in
 // the manner of lichess's ui/round: controller (state, actions, frames), clock (the
 // reader's time base, on the server's clock: match-client.js with clock-sync.js),
-// board-view, panel (reader and side panel), result-view, keyboard, speech, stats (solo
-// practice); clock, layout, typeahead and stats are pure (tests/js).
+// board-view, panel (reader and side panel), result-view, keyboard, voice (the recorded
+// reading voice; speech is its fallback), stats (solo practice); clock, layout, typeahead,
+// stats and voice-schedule are pure (tests/js).
 
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
 import { Sound } from "../sound.js";
+import { ScreenAwake } from "../wake-lock.js";
 import { BoardView } from "./board-view.js";
 import { KarutaController } from "./controller.js";
 import { bindBoard } from "./keyboard.js";
 import { Panel } from "./panel.js";
 import { ResultView } from "./result-view.js";
 import { Speech } from "./speech.js";
+import { Voice } from "./voice.js";
+import { bindZoom } from "./zoom.js";
 
 const json = (id) => JSON.parse(document.getElementById(id).textContent);
 const config = json("match-config");
@@ -25,7 +29,9 @@ game.ui = {
   panel: new Panel(game),
   result: new ResultView(game),
   speech: new Speech(document.querySelector("[data-speech]"), document.querySelector("[data-no-voice]")),
+  voice: new Voice({ root: document, strings: game.S, serverNow: () => game.now() }),
   sound,
+  awake: new ScreenAwake(),
   room: null,
 };
 
@@ -36,12 +42,13 @@ const client = new MatchClient(config, {
   onConnection: (up) => game.ui.room.connection(up),
 });
 game.client = client;
-game.ui.room = new Room(client, config);
+game.ui.room = new Room(client, config, { stoppable: true });
 bindBoard(game);
+bindZoom(document.querySelector("[data-board]"), document.querySelector("[data-card-zoom]"));
 document.querySelector("[data-skip]").addEventListener("click", () => game.ready());
 
 // Read-only handle for tests and curious players: what this page was told, nothing more.
-window.karutaPlay = { view: () => game.view, clock: () => game.tNow(), offset: () => client.offset, sounds: () => sound.played.slice() };
+window.karutaPlay = { view: () => game.view, clock: () => game.tNow(), offset: () => client.offset, sounds: () => sound.played.slice(), voice: () => game.ui.voice.report() };
 const loop = () => { game.tick(); requestAnimationFrame(loop); };
 requestAnimationFrame(loop);
 setInterval(() => game.tick(), 250); // keeps the clock's duties (pass, memorisation end) going in a background tab

@@ -5,9 +5,10 @@
 import { scoreBarsSvg } from "../score-bars.js";
 import { fmt } from "../text.js";
 import { secs } from "./clock.js";
-import { COLOURS } from "./controller.js";
 import { slowestPoems, soloChartSvg, soloFigures } from "./stats.js";
 import { celebrate } from "../celebrate.js";
+import { offerReview } from "../trainer/from-play.js";
+import { showRecordLink } from "../records/link.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -22,6 +23,7 @@ export class ResultView {
     const { view, S } = g;
     const result = view?.result;
     const box = $("[data-result]");
+    if (view && g.resigned() !== null) return this.renderResigned(box);
     if (!result) { box.hidden = true; return false; }
     const competitive = result.score_kind === "cards_left";
     let summary;
@@ -45,14 +47,33 @@ export class ResultView {
     chart.hidden = view.mode === "solo";
     if (view.mode !== "solo") {
       chart.innerHTML = scoreBarsSvg(order.map(({ place, seat }) => ({
-        place, label: g.name(seat), value: result.scores[seat], colour: COLOURS[seat],
+        place, label: g.name(seat), value: result.scores[seat], colour: this.g.colour(seat),
       })), { title: competitive ? S.cardsLeftHead : S.cardsTakenHead });
     }
     if (view.mode === "solo") this.renderSolo();
     const won = view.mode !== "solo" && g.you() !== null && result.winner === g.you();
+    return this.open(box, won);
+  }
+
+  /** A match stopped by a resignation: who stopped it, and the way to the menu. */
+  renderResigned(box) {
+    const g = this.g;
+    const seat = g.resigned();
+    $("[data-result-summary]").textContent = fmt(g.ui.room.S.resigned, { seat: g.label(seat) });
+    $("[data-result-chart]").hidden = true;
+    $("[data-result-rows]").closest("table").hidden = true;
+    const solo = $("[data-solo-summary]");
+    if (solo) solo.hidden = true;
+    return this.open(box, g.you() !== null && seat !== g.you() && g.view.mode !== "solo");
+  }
+
+  /** Show the result screen; true the first time (focus, sound, a celebration for a win). */
+  open(box, won) {
+    const g = this.g;
     box.classList.toggle("won", won);
     const first = box.hidden;
     box.hidden = false;
+    showRecordLink(box);
     if (first) {
       box.focus({ preventScroll: true });
       box.scrollIntoView({ block: "nearest" });
@@ -91,6 +112,7 @@ export class ResultView {
       return li;
     }));
     $("[data-practise-poems]").value = slowestPoems(records, 20).join(",");
+    offerReview(records); // the trainer's today's review (static/js/trainer/from-play.js)
     $("[data-practise-pace]").value = typeof view.settings.pace === "string" ? view.settings.pace : "standard";
     $("[data-practise-kimariji]").value = view.settings.show_kimariji ? "on" : "";
     const speech = g.ui.speech.voice ? g.ui.speech.box.checked : view.settings.speech; // no voice here: keep the setting

@@ -86,8 +86,8 @@ def test_calm_keeps_its_shield_for_when_pushes_come_and_passes_a_push_on():
     assert choose(state, "calm") == {"type": "play", "card": find(state, 0, "push")}
 
 
-@pytest.mark.parametrize(("level", "where"), [("calm", "top"), ("ruthless", "top")])
-def test_bombs_go_on_top_when_the_placer_owes_nothing_more(level, where):
+@pytest.mark.parametrize(("level", "where"), [("calm", "bottom"), ("ruthless", "top")])
+def test_ruthless_attacks_with_the_top_calm_keeps_the_bomb_far_from_itself(level, where):
     state = build([["nipper"], ["peek"]], ["bomb", "blank", "blank"])
     state, _ = draw(state, 0)
     assert choose(state, level) == {"type": "place_bomb", "where": where}

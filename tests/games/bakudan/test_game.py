@@ -202,10 +202,10 @@ def test_the_form_takes_players_and_an_optional_number(game):
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        ({"players": 3, "number": "A3R-1K7"}, "7 characters"),
-        ({"players": 3, "number": "A9R-1K7Q"}, "number of players, 2 to 5"),
-        ({"players": 3, "number": "A3Z-1K7Q"}, "M, R or H"),
-        ({"players": 3, "number": "A3R-UK7Q"}, "no U"),
+        ({"players": 3, "number": "A3N-1K7"}, "5 characters, like A3N-1K, or 7"),
+        ({"players": 3, "number": "A9N-1K7Q"}, "number of players, 2 to 5"),
+        ({"players": 3, "number": "A3Z-1K7Q"}, "N, M or H"),
+        ({"players": 3, "number": "A3N-UK7Q"}, "no U"),
         ({"players": 4, "number": number_for(3, "calm", 5), "play_mode": "cpu",
           "cpu_level": "calm"}, "for 3 players, not 4"),
         ({"players": 3, "number": number_for(3, "calm", 5), "play_mode": "cpu",

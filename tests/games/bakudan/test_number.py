@@ -10,8 +10,10 @@ from games.bakudan.number import (
     ALPHABET,
     SEED_BITS,
     TABLES,
+    VALUE,
     GameNumber,
     GameNumberError,
+    check_symbol,
     decode,
     encode,
 )
@@ -34,7 +36,7 @@ def re_shape(text: str) -> bool:
 
 
 def test_the_table_letter_is_readable():
-    assert encode(3, "calm", 5)[2] == "R"
+    assert encode(3, "calm", 5)[2] == "N"  # the rules' letter (A3N-1K)
     assert encode(3, "reckless", 5)[2] == "M"
     assert encode(3, "ruthless", 5)[2] == "H"
     assert encode(3, None, 5)[2] == "P"
@@ -76,13 +78,16 @@ def test_every_swap_of_two_neighbours_is_caught():
     [
         ("", "empty", "empty"),
         ("   ", "empty", "empty"),
-        ("A3R-1K7", "length", "has 6"),
-        ("A3R-1K7QQ", "length", "has 8"),
-        ("A3R-1KU7", "character", "'U'"),
-        ("A3R-1K!7", "character", "'!'"),
-        ("A7R-1K7Q", "players", "2 to 5, not 7"),
-        ("AXR-1K7Q", "players", "not X"),
+        ("A3N-1K7", "length", "has 6"),
+        ("A3N-1", "length", "has 4"),
+        ("A3N-1K7QQ", "length", "has 8"),
+        ("A3N-1KU7", "character", "'U'"),
+        ("A3N-1K!7", "character", "'!'"),
+        ("A7N-1K7Q", "players", "2 to 5, not 7"),
+        ("AXN-1K7Q", "players", "not X"),
         ("A3Z-1K7Q", "table", "not Z"),
+        ("A7N-1K", "players", "2 to 5, not 7"),  # the short form checks these two
+        ("A3Z-1K", "table", "not Z"),
     ],
 )
 def test_a_bad_number_says_what_is_wrong(text, code, words):
@@ -106,3 +111,44 @@ def test_a_wrong_check_symbol_is_named():
 def test_encode_refuses_what_a_number_cannot_hold(players, cpu, seed):
     with pytest.raises(ValueError):
         encode(players, cpu, seed)
+
+
+def test_the_rules_example_opens_a_three_player_table_with_calm_cpus():
+    number = decode("A3N-1K")
+    assert (number.players, number.cpu) == (3, "calm")
+    # The short form is the long one with a last seed symbol 0, written with its check.
+    assert str(number) == "A3N-1K02" and decode("A3N-1K02") == number
+    assert number.seed == ((VALUE["A"] * 32 + VALUE["1"]) * 32 + VALUE["K"]) * 32
+
+
+@pytest.mark.parametrize(
+    ("text", "players", "cpu"),
+    [
+        ("A3N-1K", 3, "calm"),
+        ("a3n1k", 3, "calm"),
+        ("A 3 N - l K", 3, "calm"),  # lenient: spaces, lower case, l for 1
+        ("Z5M-00", 5, "reckless"),
+        ("22H-ZZ", 2, "ruthless"),
+        ("04P-K9", 4, None),
+        ("A3N-1K02", 3, "calm"),
+    ],
+)
+def test_every_documented_form_decodes_to_its_table(text, players, cpu):
+    number = decode(text)
+    assert (number.players, number.cpu) == (players, cpu)
+    assert decode(str(number)) == number  # its long spelling is the same game
+
+
+def test_numbers_written_with_the_old_calm_letter_still_open_the_same_game():
+    for seed in SEEDS:
+        new = encode(3, "calm", seed).replace("-", "")
+        body = new[:2] + "R" + new[3:-1]
+        old = body + check_symbol(body)
+        assert decode(old) == decode(new) == GameNumber(3, "calm", seed)
+    assert decode("A3R-1K") == decode("A3N-1K")
+
+
+def test_a_typo_in_a_short_seed_opens_another_deal_at_the_same_table():
+    # What the rules page says: no check symbol in the short form.
+    typo = decode("A3N-1M")
+    assert (typo.players, typo.cpu) == (3, "calm") and typo.seed != decode("A3N-1K").seed

@@ -43,11 +43,12 @@ def play_through(game, state):
 def test_registered_with_its_metadata(game):
     assert (game.min_players, game.max_players) == (2, 4)
     assert game.settings_form is BozuSettingsForm
-    # One CPU and no level to choose: drawing is pure luck (issue 16, item 14).
-    assert [level.key for level in game.cpu_levels] == ["beginner"]
+    # The source's three levels, each saying they play alike: drawing is pure luck (issue 27).
+    assert [level.key for level in game.cpu_levels] == ["beginner", "intermediate", "advanced"]
     with translation.override("ja"):
         assert str(game.name) == "坊主めくり"
-        assert "運" in str(game.cpu_levels[0].description)
+        assert [str(level.label) for level in game.cpu_levels] == ["初級", "中級", "上級"]
+        assert all("運" in str(level.description) for level in game.cpu_levels)
     with translation.override("zh-hans"):
         assert str(game.name) == "翻和尚牌"
     with translation.override("en"):
@@ -99,9 +100,8 @@ def test_refused_actions_change_nothing(game):
         game.apply(finished, 0, DRAW)
 
 
-def test_the_cpu_draws_only_on_its_turn_and_old_level_keys_still_play(game):
+def test_the_cpu_draws_only_on_its_turn_at_every_level(game):
     state = game.new_state({"players": 2}, seats(2), seed=4)
-    # Matches stored while the menu offered three (identical) levels keep working.
     for level in ("beginner", "intermediate", "advanced"):
         assert game.cpu_policy(game.view(state, 0), 0, level, random.Random(1)) == DRAW
     with pytest.raises(NotYourTurnError):
@@ -211,7 +211,10 @@ def test_every_event_has_words_in_each_language(game):
             kinds.add(event["type"])
             for language in ("ja", "en", "zh-hans"):
                 with translation.override(language):
-                    assert describe_event(event)
+                    text = describe_event(event)
+                    assert text
+                    if language == "en":  # "Yellow drew …", not "yellow drew …"
+                        assert text[0].isupper(), text
     assert kinds == {
         "drew",
         "kept",

@@ -1,6 +1,6 @@
-"""RULES.md §3's summary as an oracle over generated readings: whoever takes the read card
-gets one card lighter; whoever commits otetsuki gets one heavier (and the opponent, who sends
-it, one lighter); tomo-otetsu cancels the penalties."""
+"""docs/requirements.md §3's summary as an oracle over generated readings: whoever takes the read
+card gets one card lighter; whoever commits otetsuki gets one heavier (and the opponent, who
+sends it, one lighter); tomo-otetsu cancels the penalties."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every competitive case of RULES.md §3 on hand-built positions.
+"""Every competitive case of docs/requirements.md §3 on hand-built positions.
 
 Seat 0 is "A", seat 1 is "B". A holds 1, 2, 3 (one per row), B holds 4, 5, 6;
 poem 50 is a dead card (read, never on the field).

@@ -4,33 +4,39 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import statistics
 
 import pytest
 
 from gamekit import InvalidActionError
 from games.karuta import cpu, engine, sim, simulate
 
-LADDER_GAMES = 1000  # per pair, in the vectorised simulator (about a second a pair)
+LADDER_GAMES = 800  # per pair, in the vectorised simulator (about a second a pair)
 LADDER_SEED = 20261129
+ADJACENT = list(zip(cpu.LEVEL_ORDER[1:], cpu.LEVEL_ORDER, strict=False))
+TWO_APART = list(zip(cpu.LEVEL_ORDER[3:], cpu.LEVEL_ORDER[1:], strict=False))  # よわい–名人
 
 
 @pytest.fixture(scope="module")
 def ladder():
     result = simulate.Ladder(levels=cpu.LEVEL_ORDER, games=LADDER_GAMES)
-    for weaker, stronger in zip(cpu.LEVEL_ORDER, cpu.LEVEL_ORDER[1:], strict=False):
-        sim.match_up(stronger, weaker, LADDER_GAMES, LADDER_SEED, ladder=result)
-    sim.match_up("meijin", "nyumon", LADDER_GAMES, LADDER_SEED + 1, ladder=result)
+    for i, (stronger, weaker) in enumerate([*ADJACENT, *TWO_APART]):
+        sim.match_up(stronger, weaker, LADDER_GAMES, LADDER_SEED + i, ladder=result)
+    sim.match_up("meijin", "nyumon", LADDER_GAMES, LADDER_SEED - 1, ladder=result)
     return result
 
 
-@pytest.mark.parametrize(
-    ("stronger", "weaker"), list(zip(cpu.LEVEL_ORDER[1:], cpu.LEVEL_ORDER, strict=False))
-)
-def test_each_level_beats_the_one_below_but_does_not_crush_it(ladder, stronger, weaker):
+@pytest.mark.parametrize(("stronger", "weaker"), ADJACENT)
+def test_each_level_beats_the_one_below_in_65_to_80_percent(ladder, stronger, weaker):
+    # A person who just beats a level should have a fair chance at the next one (issue 27).
+    # Over seeds the adjacent pairs sit at 72–78%; at 800 games the sampling error is ±1.6%.
     assert ladder.played[(stronger, weaker)] >= LADDER_GAMES
-    # Measured over many seeds every adjacent pair sits at 84–91%: at 1000 games the
-    # sampling error (about ±1%) cannot carry it out of the band.
-    assert 0.75 <= ladder.win_rate(stronger, weaker) <= 0.95
+    assert 0.65 <= ladder.win_rate(stronger, weaker) <= 0.80
+
+
+@pytest.mark.parametrize(("stronger", "weaker"), TWO_APART)
+def test_two_steps_up_is_still_beatable(ladder, stronger, weaker):
+    assert ladder.win_rate(stronger, weaker) <= 0.95
 
 
 def test_master_beats_novice_in_at_least_99_percent(ladder):
@@ -38,44 +44,74 @@ def test_master_beats_novice_in_at_least_99_percent(ladder):
 
 
 def test_master_takes_at_champion_speed_and_levels_are_ordered(ladder):
-    speeds = [ladder.figures(level)["mean_after_kimariji_ms"] for level in cpu.LEVEL_ORDER]
-    assert 100 <= speeds[-1] <= 300
-    assert speeds == sorted(speeds, reverse=True)  # stronger levels are faster
+    # Top players touch 0.1–0.2 s after the deciding sound (the published figure).
+    meijin = ladder.figures("meijin")["after_decided"]
+    assert 100 <= meijin["p50"] <= 250 and meijin["p10"] >= 50
+    medians = [ladder.figures(level)["after_decided"]["p50"] for level in cpu.LEVEL_ORDER]
+    assert medians == sorted(medians, reverse=True)  # stronger levels are faster
     otetsuki = [ladder.figures(level)["otetsuki_rate"] for level in cpu.LEVEL_ORDER]
     assert otetsuki[0] > otetsuki[2] > otetsuki[4]
     assert otetsuki[-1] < 0.01  # 名人 almost never errs
 
 
-def test_novice_never_touches_before_the_upper_verse_is_over(ladder):
-    # The 入門 promise (RULES.md §3): a beginner can read the whole upper verse first.
-    after_last = ladder.after_last["nyumon"]
-    assert len(after_last) > 10_000
-    assert min(after_last) >= _novice_margin()
-    # …and the levels that know the kimariji take most cards while the verse is being read.
+def test_novice_takes_only_after_the_upper_verse_has_ended(ladder):
+    # The 入門 promise (docs/requirements.md §3): a beginner can read the whole upper verse
+    # first; the issue asks for 90% of its takes after the held last kana, the model gives all.
+    after_verse = ladder.after_verse["nyumon"]
+    assert len(after_verse) > 10_000
+    assert ladder.figures("nyumon")["after_verse"]["below_zero"] <= 0.10
+    assert min(after_verse) >= _novice_margin()
+    # …and the levels that know most kimariji take most cards while the verse is read.
     for level in ("futsu", "tsuyoi", "meijin"):
-        assert ladder.figures(level)["after_last"]["below_zero"] > 0.9
+        assert ladder.figures(level)["after_verse"]["below_zero"] > 0.7
 
 
 def _novice_margin():
-    """入門's least time after the last upper-verse kana: quickest reaction, quickest recall."""
+    """入門's least time after the upper verse has ended: its quickest reaction."""
     params = cpu.LEVELS["nyumon"]
-    assert params.learnt_rate == params.own_learnt_rate == 0
-    return params.reaction_min_ms + params.recall_ms / 2
+    assert params.learnt_rate == params.own_learnt_rate == 0 and params.patient
+    return params.reaction_min_ms
 
 
-def test_novice_touches_come_after_the_last_upper_verse_kana_in_every_position():
-    # Through the policy itself, on fresh positions: wrong touches (slips) included.
+def test_novice_touches_come_after_the_upper_verse_has_ended_in_every_position():
+    # Through the policy itself, on fresh positions and in every form: slips included.
     minimum = _novice_margin()
     touches = 0
     for seed in range(60):
         view = engine.view(engine.new_state(simulate.LADDER_SETTINGS, [{}, {}], seed), 1)
-        last = view["reading"]["kami"]["t"][-1]
+        end = view["reading"]["kami"]["end"]
         for j in range(20):
+            view["form"] = random.Random(j).gauss(0, 2)
             action = cpu.cpu_policy(view, 1, "nyumon", random.Random(seed * 100 + j))
             if action["type"] == "touch":
                 touches += 1
-                assert action["t"] >= last + minimum
+                assert action["t"] >= end + minimum
     assert touches > 300
+
+
+def test_form_varies_from_game_to_game_and_slows_or_quickens_the_same_level():
+    cpus = [{"is_cpu": True}, {"is_cpu": True}]
+    forms = {engine.view(engine.new_state(simulate.LADDER_SETTINGS, cpus, s), 1)["form"]
+             for s in range(200)}  # fmt: skip
+    assert len(forms) == 200 and 0.8 < statistics.pstdev(forms) < 1.2  # a standard normal
+    s = _position_for(18, [18], [1])
+    view = engine.view(s, 1)
+
+    def mean_time(form):
+        times = [
+            cpu.cpu_policy({**view, "form": form}, 1, "tsuyoi", random.Random(i))["t"]
+            for i in range(300)
+        ]
+        return statistics.fmean(times)
+
+    assert mean_time(-1.0) + 100 < mean_time(0.0) < mean_time(1.0) - 100
+
+
+def test_a_seat_sees_only_its_own_form():
+    state = engine.new_state(simulate.LADDER_SETTINGS, [{"is_cpu": True}, {}], 5)
+    assert isinstance(engine.view(state, 0)["form"], float)
+    assert "form" not in engine.view(state, 1)  # a person's view: no CPU's form
+    assert "form" not in engine.view(state, None)
 
 
 def _position_for(poem, where_a, where_b):
@@ -147,8 +183,8 @@ def test_a_static_listener_waits_for_the_static_kimariji_a_strong_one_for_the_dy
 
 
 def test_the_weak_cpu_takes_its_own_cards_at_the_kimariji_and_the_far_ones_late():
-    # よわい has studied its own side: すみのえの (18, one kana) on its side is taken early;
-    # on the far side it mostly hears the whole upper verse first.
+    # よわい has studied its own side best: すみのえの (18, one kana) is taken before the verse
+    # ends as often as it knows the poem — more often on its side than on the far side.
     params = dataclasses.replace(cpu.LEVELS["yowai"], guess_rate=0, slip_rate=0)
     early = {}
     for where in ("own", "far"):
@@ -157,8 +193,8 @@ def test_the_weak_cpu_takes_its_own_cards_at_the_kimariji_and_the_far_ones_late(
         last = view["reading"]["kami"]["t"][-1]
         touches = [cpu.plan_touch(view, 1, params, random.Random(i))["t"] for i in range(400)]
         early[where] = sum(t < last for t in touches) / len(touches)
-    assert early["own"] == 1.0
-    assert 0.05 < early["far"] < 0.3  # the few far cards it knows (learnt_rate)
+    assert abs(early["own"] - params.own_learnt_rate) < 0.08
+    assert abs(early["far"] - params.learnt_rate) < 0.08
     assert params.own_learnt_rate > params.learnt_rate
 
 

@@ -138,7 +138,7 @@ def test_japanese_terms_are_marked_on_english_and_chinese_pages(pages):
         assert '<blockquote class="joka" lang="ja">' in pages[lang]
 
 
-# --- the rule behind the diagrams (RULES.md §3, competitive karuta) -------------
+# --- the rule behind the diagrams (docs/requirements.md §3, competitive karuta) -------------
 
 
 def test_taking_your_own_card():

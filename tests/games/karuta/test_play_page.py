@@ -34,7 +34,7 @@ def test_menu_offers_the_modes_levels_with_descriptions_and_every_option():
     for key in ("nyumon", "yowai", "futsu", "tsuyoi", "meijin"):
         assert f'id="id_cpu_level_{key}"' in html and f'id="level-help-{key}"' in html
     assert html.count('name="cpu_level"') == 5  # one level field only: the radios
-    assert "Gives you time to read the whole upper verse." in html
+    assert "Waits until the reader has finished the upper verse" in html
     for name in ("mode", "players", "poem_set", "show_kimariji", "pace", "speech",
                  "memorise_seconds", "otetsuki_penalty"):  # fmt: skip
         assert f'name="{name}"' in html, name

@@ -152,11 +152,13 @@ def _with_hidden_changes(state, seed):
     return other
 
 
-# Everything a karuta CPU may read from its view (issue 18 will take "poem" away).
+# Everything a karuta CPU may read from its view (issue 18 will take "poem" away); "form"
+# is a CPU seat's own form in this game (engine.cpu_form), "end" when the upper verse ends.
 CPU_VIEW = {
     "mode": None, "phase": None, "to_act": None, "seats": None, "sides": None, "field": None,
-    "reading": {"poem": None, "kami": {"t": None}, "kimariji": None, "static_kimariji": None,
-                "close": None, "touches": None},
+    "form": None,
+    "reading": {"poem": None, "kami": {"t": None, "end": None}, "kimariji": None,
+                "static_kimariji": None, "close": None, "touches": None},
 }  # fmt: skip
 
 
@@ -174,7 +176,8 @@ def test_the_cpu_plays_from_those_view_fields_alone(level):
     # A CPU that read anything else (the tally, the kimariji map, a future key…) would
     # raise KeyError here or act differently on the trimmed view.
     for seed in range(12):
-        state = engine.new_state(simulate.LADDER_SETTINGS, [{}, {}], seed)
+        cpus = [{"is_cpu": True, "level": level}] * 2  # so each view has the seat's form
+        state = engine.new_state(simulate.LADDER_SETTINGS, cpus, seed)
         for _ in range(6):  # a few readings in, with sends along the way
             seat = engine.to_act(state)[0]
             view = engine.view(state, seat)

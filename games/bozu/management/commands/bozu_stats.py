@@ -7,6 +7,7 @@ import secrets
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from gamekit import SEAT_COLOURS
+from games.bozu import figures as stored
 from games.bozu import sim
 from games.bozu.rules import EmperorRule, InvalidSettingsError, Rules, SemimaruRule
 
@@ -21,6 +22,17 @@ class Command(BaseCommand):
         parser.add_argument("--emperor", choices=[r.value for r in EmperorRule], default="noble")
         parser.add_argument("--princess-extra-draw", action="store_true")
         parser.add_argument("--seed", type=int, help="default: a fresh random seed, printed")
+        parser.add_argument(
+            "--runs",
+            type=int,
+            default=1,
+            help="play this many runs (seeds seed, seed + 1, …) and print each seat's range",
+        )
+        parser.add_argument(
+            "--write",
+            action="store_true",
+            help="store the runs' seat figures for the tips (default rules, red first, --seed)",
+        )
         parser.add_argument(
             "--random-first",
             action="store_true",
@@ -41,6 +53,10 @@ class Command(BaseCommand):
         if options["games"] < 1:
             raise CommandError("--games must be at least 1")
         seed = options["seed"] if options["seed"] is not None else secrets.randbelow(2**32)
+        if options["runs"] < 1:
+            raise CommandError("--runs must be at least 1")
+        if options["runs"] > 1 or options["write"]:
+            return self.runs(rules, options, seed)
         figures = sim.simulate(rules, options["games"], seed, random_first=options["random_first"])
         write = self.stdout.write
 
@@ -74,3 +90,24 @@ class Command(BaseCommand):
             f"Time: {figures.seconds:.3f} s ({figures.games / figures.seconds:,.0f} games/s), "
             f"seed {seed}"
         )
+
+    def runs(self, rules: Rules, options: dict, seed: int) -> None:
+        """Several seeds of one rule set: each run's sole-first share per seat, and the range."""
+        if options["random_first"]:
+            raise CommandError("--runs and --write measure the site's game: red draws first")
+        if options["write"] and (options["seed"] is None or rules != Rules.from_settings({})):
+            raise CommandError("--write stores the default rules' figures: give --seed only")
+        table = stored.seat_runs(options["games"], seed, options["runs"], rules)
+        write = self.stdout.write
+        write(
+            f"Bozu Mekuri: {table['runs']} runs of {table['games']:,} games, "
+            f"{rules.players} players, {rules.to_settings()}, red draws first, seeds "
+            f"{seed}–{seed + table['runs'] - 1}"
+        )
+        write("sole first per seat (the seat alone holds the most cards):")
+        for k, run in enumerate(table["sole_first"]):
+            write(f"  seed {seed + k}: " + " ".join(f"{share:.2%}" for share in run))
+        write(f"every seat, every run: {table['low']:.2%} to {table['high']:.2%}")
+        if options["write"]:
+            stored.write_seat_runs(table)
+            write(f"Wrote {stored.SEAT_RUNS.path}")

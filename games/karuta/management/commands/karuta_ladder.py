@@ -8,44 +8,65 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.karuta import cpu, sim, simulate
+from games.karuta import cpu, figures, sim, simulate
 
 
 class Command(BaseCommand):
     help = (
         "Plays GAMES competitive games for every pair of CPU levels and prints the 5×5 "
         "win-rate table (row level against column level), then per level its touch times on "
-        "the read card after the deciding kana and after the last upper-verse kana, and its "
-        "otetsuki rate. The vectorised simulator plays by default; --engine plays every game "
+        "the read card after the deciding kana and after the end of the upper verse (its held "
+        "last kana over), and its otetsuki rate; --write stores them for the pages. The "
+        "vectorised simulator plays by default; --engine plays every game "
         "through the engine and the CPU policy (about 20× slower, same model)."
     )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--games", type=int, default=200, help="games per pair of levels")
-        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--games", type=int, default=figures.DEFAULT_GAMES, help="games per pair of levels"
+        )
+        parser.add_argument("--seed", type=int, default=figures.DEFAULT_SEED)
         parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+        parser.add_argument(
+            "--write",
+            action="store_true",
+            help=f"also write the figures the pages state ({figures.STORED.path.name})",
+        )
         parser.add_argument(
             "--engine", action="store_true", help="play through the engine instead of the simulator"
         )
 
     def handle(
-        self, *args: Any, games: int, seed: int, json: bool, engine: bool, **options: Any
+        self,
+        *args: Any,
+        games: int,
+        seed: int,
+        json: bool,
+        engine: bool,
+        write: bool,
+        **options: Any,
     ) -> None:
         if games < 1:
             raise CommandError("--games must be at least 1")
         started = time.perf_counter()
         ladder = (simulate if engine else sim).full_ladder(games, seed)
         seconds = time.perf_counter() - started
-        figures = ladder_figures(ladder)
+        measured = {
+            **ladder_figures(ladder),
+            "seed": seed,
+            "path": "engine" if engine else "simulator",
+        }
+        if write:
+            figures.write_table(measured)
         if json:
-            self.stdout.write(_dumps(figures))
+            self.stdout.write(_dumps(measured))
             return
         self.stdout.write(format_table(ladder))
         self.stdout.write("")
-        self.stdout.write(format_touch_times(ladder.levels, figures["levels"]))
+        self.stdout.write(format_touch_times(ladder.levels, measured["levels"]))
         self.stdout.write("")
         for level in ladder.levels:
-            self.stdout.write(in_words(level, figures["levels"][level]))
+            self.stdout.write(in_words(level, measured["levels"][level]))
         total = games * len(ladder.levels) * (len(ladder.levels) - 1) // 2
         path = "engine" if engine else "simulator"
         self.stdout.write(
@@ -78,20 +99,20 @@ def format_table(ladder: simulate.Ladder) -> str:
 
 def format_touch_times(levels, figures: dict[str, Any]) -> str:
     """Each level's touches on the read card: 10th/50th/90th percentiles in seconds after the
-    deciding kana and after the last upper-verse kana, the share of touches before that
-    last kana, and the otetsuki rate per reading."""
+    deciding kana and after the end of the upper verse, the share of touches before that
+    end, and the otetsuki rate per reading."""
 
     def s(value: float | None) -> str:
         return "—" if value is None else f"{value / 1000:.2f}"
 
     head = (
         f"{'level':<8} {'after deciding kana p10/p50/p90':>32} "
-        f"{'after last kana p10/p50/p90':>29} {'before last':>11} {'otetsuki':>9}"
+        f"{'after verse end p10/p50/p90':>29} {'before end':>11} {'otetsuki':>9}"
     )
     lines = [head]
     for level in levels:
         f = figures[level]
-        d, e = f["after_decided"], f["after_last"]
+        d, e = f["after_decided"], f["after_verse"]
         early = "—" if e["below_zero"] is None else f"{e['below_zero'] * 100:.1f}%"
         rate = f["otetsuki_rate"] or 0.0
         lines.append(

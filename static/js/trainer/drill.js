@@ -1,0 +1,108 @@
+// A running drill: shows each question, times the answer from the moment it is shown,
+// grades it, updates and stores the poem's record, then shows the next question at once.
+import * as telemetry from "../telemetry.js";
+import { fmt } from "../text.js";
+import { AGAIN } from "./grade.js";
+import { review } from "./schedule.js";
+import { DRILL_CODES, judge, playOrder, question } from "./session.js";
+import { drawQuestion } from "./view.js";
+
+const $ = (id) => document.getElementById(id);
+const seconds = (ms) => (ms / 1000).toFixed(1);
+const FEEDBACK_MS = 900; // a wrong answer stays on screen this long with the right card shown
+
+/**
+ * Run one drill. `app` holds { byN, records, store, msg, rand, onRecord(record), onEnd() }.
+ * Returns { answer(input), stop() } for the keyboard and buttons.
+ */
+export function startDrill(app, { drill, cards, clockMs = null }) {
+  const order = playOrder(cards, drill, app.rand);
+  const reviewed = new Set(); // 札流し goes round again: only a poem's first answer is scheduled
+  const results = [];
+  const startedAt = performance.now();
+  let index = -1;
+  let q = null;
+  let shownAt = 0;
+  let timer = null;
+  let done = false;
+  let wait = null;
+
+  $("summary").hidden = true;
+  $("drill").hidden = false;
+  $("drill-feedback").textContent = "";
+  telemetry.track("drill_start", { moves: telemetry.buckets.moves(cards.length) }); // 札流し: its set
+
+  function next() {
+    index += 1;
+    if (index >= order.length) return finish();
+    q = question(order[index], drill, app.byN, { rand: app.rand });
+    $("drill-progress").textContent = fmt(app.msg.progress, { i: index + 1, n: clockMs ? "∞" : order.length });
+    drawQuestion(q, app.byN, app.msg);
+    shownAt = performance.now();
+  }
+
+  function tick() {
+    const left = clockMs - (performance.now() - startedAt);
+    if (left <= 0) return finish();
+    $("drill-clock-left").textContent = fmt(app.msg.timeLeft, { s: Math.ceil(left / 1000) });
+  }
+
+  function answer(input) {
+    if (done || wait || !q) return;
+    const t0 = performance.now();
+    const ms = t0 - shownAt;
+    const verdict = judge(q, input, ms, app.byN);
+    const now = Date.now();
+    results.push({ n: q.n, correct: verdict.correct, ms });
+    if (!reviewed.has(q.n)) {
+      reviewed.add(q.n);
+      const record = review(app.records.get(q.n), { rating: verdict.rating, ms, now, chosen: verdict.chosen });
+      app.records.set(q.n, record);
+      app.onRecord(record);
+      app.store.save(record, [now, q.n, verdict.rating, Math.round(ms), DRILL_CODES[drill]]).catch(() => {});
+    }
+    const poem = app.byN.get(q.n);
+    $("drill-feedback").textContent = verdict.correct
+      ? `${fmt(app.msg.right, { s: seconds(ms) })} (${app.msg.rating[verdict.rating]})`
+      : fmt(app.msg.wrong, { card: `${poem.kimariji} — ${poem.tori}` });
+    if (verdict.rating === AGAIN) {
+      for (const b of document.querySelectorAll("#drill-options button")) if (Number(b.dataset.poem) === q.n) b.classList.add("is-answer");
+      wait = setTimeout(() => { wait = null; next(); }, FEEDBACK_MS);
+    } else {
+      next();
+    }
+    // For bench/bench_trainer.py: the handler's script time, and until the next frame starts.
+    const scriptMs = performance.now() - t0;
+    requestAnimationFrame(() => {
+      const detail = { scriptMs, frameMs: performance.now() - t0, correct: verdict.correct };
+      document.dispatchEvent(new CustomEvent("trainer:answered", { detail }));
+    });
+  }
+
+  function finish() {
+    if (done) return;
+    done = true;
+    clearInterval(timer);
+    clearTimeout(wait);
+    $("drill").hidden = true;
+    const right = results.filter((r) => r.correct);
+    const avg = right.length ? right.reduce((s, r) => s + r.ms, 0) / right.length : 0;
+    $("summary-text").textContent = fmt(app.msg.summary, { right: right.length, n: results.length, s: seconds(avg) });
+    $("summary").hidden = false;
+    $("summary").focus();
+    telemetry.track("drill_end", {
+      moves: telemetry.buckets.moves(results.length),
+      duration: telemetry.buckets.duration(performance.now() - startedAt),
+    });
+    app.onEnd(results);
+  }
+
+  if (clockMs) {
+    timer = setInterval(tick, 250);
+    tick();
+  } else {
+    $("drill-clock-left").textContent = "";
+  }
+  next();
+  return { answer, stop: finish, get running() { return !done; } };
+}

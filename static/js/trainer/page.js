@@ -1,0 +1,124 @@
+// The kimariji trainer page: loads the poems and this browser's progress, then wires today's
+// review, the drill menu, the keyboard and the data buttons. Nothing here is ever sent.
+import { mulberry32 } from "./daily.js";
+import { startDrill } from "./drill.js";
+import { wireData } from "./data-panel.js";
+import { staticLengths } from "./lookalikes.js";
+import { dueQueue, newLeftToday, newRecord, recall } from "./schedule.js";
+import { DRILLS, indexPoems } from "./session.js";
+import { buildSets, findSet, sessionCards } from "./sets.js";
+import { openStore, resilient } from "./store.js";
+import { dueText, drawCell, drawGrid, drawMissed, drawSetMenu } from "./view.js";
+import { wireKeys } from "./keyboard.js";
+
+const $ = (id) => document.getElementById(id);
+const json = (id) => JSON.parse($(id).textContent);
+
+const startOfToday = (now) => new Date(now).setHours(0, 0, 0, 0);
+
+async function main() {
+  performance.mark("trainer-start");
+  const data = json("trainer-data");
+  const msg = json("trainer-messages");
+  const lengths = staticLengths(data.poems);
+  const byN = indexPoems(data, lengths);
+  const sets = buildSets(data, lengths);
+  performance.mark("trainer-data"); // the bench's breakdown: poems read, sets computed
+  const store = resilient(await openStore(), (reason) => storageNote(reason));
+  const app = {
+    byN,
+    msg,
+    store,
+    rand: mulberry32((Math.random() * 2 ** 32) >>> 0),
+    records: new Map(),
+    drill: null,
+    onRecord(record) { drawCell(byN.get(record.n), record, Date.now(), msg); },
+    onEnd() { app.drill = null; refresh(); },
+  };
+
+  function storageNote(reason) {
+    const note = $("storage-note");
+    note.textContent = msg.sessionOnly[reason];
+    note.hidden = false;
+  }
+  if (!store.persistent) storageNote(store.reason);
+
+  async function load() {
+    const saved = await store.load();
+    app.records = new Map([...byN.keys()].map((n) => [n, saved.get(n) ?? newRecord(n)]));
+  }
+
+  const queue = () => {
+    const now = Date.now();
+    return dueQueue(app.records, now, { newLeft: newLeftToday(app.records, startOfToday(now)) });
+  };
+
+  function refresh() {
+    const now = Date.now();
+    const due = queue();
+    $("due-count").textContent = dueText(due.length, msg);
+    $("start-review").disabled = due.length === 0;
+    drawGrid(byN, app.records, now, msg);
+    drawMissed(byN, app.records, msg);
+  }
+
+  function run(drill, cards, clockMs = null) {
+    if (cards.length === 0) {
+      $("summary-text").textContent = msg.none;
+      $("summary").hidden = false;
+      return;
+    }
+    app.drill = startDrill(app, { drill, cards, clockMs });
+  }
+
+  drawSetMenu($("drill-set"), sets, msg);
+  const form = $("drill-form");
+  const kind = $("drill-kind");
+  const showClock = () => {
+    const timed = kind.value === "nagashi";
+    for (const node of form.querySelectorAll("[data-for=clock]")) node.hidden = !timed;
+    for (const node of form.querySelectorAll("[data-for=count]")) node.hidden = timed;
+  };
+  kind.addEventListener("change", showClock);
+  showClock();
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (app.drill?.running) return;
+    const drill = DRILLS.includes(kind.value) ? kind.value : "choose";
+    const set = findSet(sets, $("drill-set").value);
+    const now = Date.now();
+    const timed = drill === "nagashi";
+    const count = timed ? set.poems.length : Number($("drill-count").value) || 10;
+    const cards = sessionCards(set, {
+      count,
+      isDue: (n) => dueQueue(app.records, now, { poems: [n], newLeft: 0 }).length > 0,
+      isNew: (n) => !app.records.get(n).card,
+      recall: (n) => recall(app.records.get(n), now),
+      rand: app.rand,
+    });
+    run(drill, cards, timed ? Number($("drill-clock").value) || 60000 : null);
+  });
+  $("start-review").addEventListener("click", () => run("choose", queue()));
+  $("stop-drill").addEventListener("click", () => app.drill?.stop());
+  $("drill-options").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-poem]");
+    if (button) app.drill?.answer({ chosen: Number(button.dataset.poem) });
+  });
+  $("drill-typed").addEventListener("submit", (event) => {
+    event.preventDefault();
+    app.drill?.answer({ typed: $("drill-input").value });
+  });
+  wireKeys(app);
+  wireData(app, { reload: async () => { await load(); refresh(); } });
+
+  await load();
+  performance.mark("trainer-store"); // progress read
+  refresh();
+  $("start-drill").disabled = false;
+  performance.mark("trainer-ready"); // bench/bench_trainer.py: time to interactive
+  document.documentElement.dataset.trainerReady = "1"; // tests and the speed bench wait on this
+  document.dispatchEvent(new CustomEvent("trainer:ready"));
+}
+
+main();

@@ -1,0 +1,155 @@
+"""Issue 26 in a real browser: what a new player saw go wrong on the play screens, each
+checked where it is seen (the otetsuki ring, the key badges, the wake lock)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.bakudan import number as game_number
+
+from .test_karuta_play import VIEW, start
+
+pytestmark = pytest.mark.browser
+
+# WCAG contrast of every visible <kbd> against the background it is drawn on (the first
+# opaque one up the tree): axe skips these badges, so the page is measured directly.
+KBD_CONTRAST = """() => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const ch = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(b);
+  };
+  const back = (el) => {
+    for (let n = el; n; n = n.parentElement) {
+      const c = rgb(getComputedStyle(n).backgroundColor);
+      if (c.length === 3 || c[3] > 0) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  return [...document.querySelectorAll("kbd")].filter((k) => k.getClientRects().length).map((k) => {
+    const style = getComputedStyle(k);
+    const [a, b] = [lum(rgb(style.color)), lum(back(k))];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) * 1;
+    return { text: k.textContent, ratio: Math.round(ratio * 100) / 100, opacity: +style.opacity };
+  });
+}"""
+
+
+def test_no_otetsuki_ring_before_any_reading(asgi_server, watched):
+    page = watched.page
+    start(page, asgi_server.url, mode="competitive", memorise="300")
+    page.wait_for_function(f"{VIEW} && {VIEW}.phase === 'memorise'")
+    page.wait_for_selector(".side-own .kcard")
+    cards, ringed = page.evaluate(
+        "() => ['.kcard', '.kcard.fault'].map(s => document.querySelectorAll(s).length)"
+    )
+    assert cards > 0 and ringed == 0, f"{ringed} of {cards} cards ringed in memorisation"
+    assert not watched.errors
+
+
+def test_bakudan_key_badges_are_readable(asgi_server, watched):
+    page = watched.page
+    number = game_number.encode(3, "calm", 2026)
+    page.goto(f"{asgi_server.url}/bakudan/?number={number}")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/play/[0-9a-f-]+/$"))
+    page.wait_for_selector("[data-hand] button kbd")
+    badges = page.evaluate(KBD_CONTRAST)
+    assert badges, "the hand shows its key badges"
+    low = [b for b in badges if b["ratio"] < 4.5 or b["opacity"] < 1]
+    assert not low, f"key badges below 4.5:1 contrast: {low}"
+
+
+# The Screen Wake Lock API, recorded: headless Chromium has none to hold.
+FAKE_WAKE_LOCK = """
+window.__wake = [];
+Object.defineProperty(navigator, "wakeLock", { configurable: true, value: {
+  request: async (type) => {
+    window.__wake.push("request " + type);
+    return { addEventListener() {}, release: async () => { window.__wake.push("release"); } };
+  },
+} });
+"""
+
+
+@pytest.mark.parametrize(
+    ("mode", "players", "memorise"),
+    [("competitive", None, "300"), ("chirashi", "3", "0"), ("solo", None, "0")],
+)
+def test_every_karuta_mode_can_be_stopped_and_lets_the_screen_sleep(
+    asgi_server, watched, mode, players, memorise
+):
+    page = watched.page
+    page.add_init_script(FAKE_WAKE_LOCK)
+    start(page, asgi_server.url, mode=mode, players=players, memorise=memorise)
+    # Memorisation and readings keep the screen on.
+    page.wait_for_function("() => window.__wake.includes('request screen')")
+    assert page.evaluate("window.__wake") == ["request screen"]
+    resign = page.locator("[data-room-resign]")
+    resign.wait_for(state="visible")
+    resign.click()
+    page.wait_for_selector("[data-result]:not([hidden])")
+    summary = page.text_content("[data-result-summary]")
+    assert "投了" in summary and "あなた" in summary, summary
+    page.wait_for_function("() => window.__wake.at(-1) === 'release'")
+    assert page.evaluate(f"{VIEW}.phase") in ("memorise", "reading", "send")
+    # Nothing reads on: no reading line is left, and the countdown is gone.
+    assert page.locator("[data-memorise]").is_hidden()
+    assert resign.is_hidden()
+    assert not watched.errors
+
+
+INSIDE = """(sel) => [...document.querySelectorAll(sel)].map((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.top >= 0 && r.left >= 0
+        && r.bottom <= innerHeight && r.right <= innerWidth;
+})"""
+ZOOM = """() => {
+    const zoom = document.querySelector("[data-card-zoom]");
+    const card = document.activeElement.getBoundingClientRect();
+    const z = zoom.getBoundingClientRect();
+    const kana = zoom.querySelector(".kcol span");
+    return { hidden: zoom.hidden, inside: z.top >= 0 && z.bottom <= innerHeight,
+             covers: !(z.bottom <= card.top || z.top >= card.bottom
+                       || z.right <= card.left || z.left >= card.right),
+             kana: kana ? parseFloat(getComputedStyle(kana).fontSize) : 0,
+             onCard: parseFloat(getComputedStyle(document.activeElement).fontSize) };
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+@pytest.mark.parametrize("mode", ["competitive", "chirashi"])
+def test_a_phone_shows_the_whole_field_the_reading_and_your_side(asgi_server, watched, mode, size):
+    page = watched.page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(f"{asgi_server.url}/karuta/")
+    page.check(f"input[name=mode][value={mode}]")
+    page.check("#id_cpu_level_nyumon")
+    page.select_option("#id_poem_set", "")  # all 100 poems: the fullest field
+    page.select_option("#id_pace", "very_fast")
+    page.select_option("#id_memorise_seconds", "0")
+    page.click("button[data-play-mode=cpu]")
+    page.wait_for_function(VIEW)
+    page.wait_for_function("document.querySelector('[data-reading-line]').innerText.trim() !== ''")
+    assert page.evaluate("scrollY") == 0
+    field = page.evaluate(
+        f"""() => {{ const v = {VIEW};
+        return v.mode === 'competitive' ? v.sides.flat(2).length : v.field.length; }}"""
+    )
+    shown = page.evaluate(INSIDE, "[data-board] .kcard")
+    assert len(shown) == field and field >= 50, (len(shown), field)
+    assert all(shown), f"{shown.count(False)} of {field} cards outside the screen"
+    assert page.evaluate(INSIDE, "[data-reading-line]") == [True]
+    if mode == "competitive":
+        assert all(page.evaluate(INSIDE, ".side-own .kcard"))
+    assert not watched.overflows_horizontally()
+    # The kana stay legible: on the card itself, or in the zoom of the focused card, which
+    # lies clear of the card.
+    page.focus(".side-own .kcard" if mode == "competitive" else "[data-scatter] .kcard")
+    zoom = page.evaluate(ZOOM)
+    if zoom["onCard"] < 10:
+        assert not zoom["hidden"] and zoom["inside"] and not zoom["covers"], zoom
+        assert zoom["kana"] >= 10, zoom
+    assert not watched.errors

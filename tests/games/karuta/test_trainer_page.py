@@ -1,0 +1,110 @@
+"""The trainer page, its manifest, the service worker and the home page's poem of the day."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.utils import timezone
+
+from games.karuta import trainer_data
+from pages import offline
+from poems import daily
+from tests.support.html import english_runs
+
+IMPORT = re.compile(r'^(?:import|export)\b[^;"]*?\bfrom\s+"([^"]+)"', re.M | re.S)
+LANGUAGES = [("/", "ja"), ("/en/", "en"), ("/zh-hans/", "zh-hans")]
+
+
+def script(html: str, element_id: str) -> object:
+    found = re.search(rf'<script[^>]*id="{element_id}"[^>]*>(.*?)</script>', html, re.S)
+    return json.loads(found.group(1))
+
+
+@pytest.mark.parametrize(("prefix", "lang"), LANGUAGES)
+def test_trainer_page_in_each_language(client, prefix, lang):
+    response = client.get(f"{prefix}karuta/trainer/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f'<html lang="{lang}">' in html
+    assert script(html, "trainer-data") == trainer_data.page_data()
+    messages = script(html, "trainer-messages")
+    if lang != "en":
+        assert english_runs(html) == []
+        assert english_runs(json.dumps(messages, ensure_ascii=False)) == []
+    assert 'rel="manifest"' in html
+    assert 'data-offline-worker="/sw.js"' in html
+
+
+def test_page_data_is_computed_from_the_kimariji_code():
+    data = trainer_data.page_data()
+    assert [p["n"] for p in data["poems"]] == list(range(1, 101))
+    assert sorted(n for colour in data["colours"] for n in colour["poems"]) == list(range(1, 101))
+    assert [s[0] for s in data["sets"]] == [1, 21, 41, 61, 81]
+
+
+def test_manifest(client):
+    response = client.get("/en/karuta/trainer/manifest.webmanifest")
+    assert response["Content-Type"] == "application/manifest+json"
+    data = response.json()
+    assert data["start_url"] == "/en/karuta/trainer/" and data["scope"] == "/"
+    assert data["icons"] and data["display"] == "standalone"
+
+
+def test_service_worker_keeps_the_offline_pages_only(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert response["Cache-Control"] == "no-cache"
+    body = response.content.decode()
+    pages = json.loads(re.search(r"const PAGES = new Set\((.*?)\);", body).group(1))
+    for path in (
+        "/karuta/trainer/",
+        "/en/karuta/trainer/",
+        "/zh-hans/kimariji/",
+        "/karuta/",
+        "/bozu/",
+    ):
+        assert path in pages
+    assert not any(p.startswith(("/play/", "/api/", "/staff/", "/admin/")) for p in pages)
+    assert pages == list(offline.offline_paths())
+    # A rules page installs the worker; a page not kept offline only gets the offline note.
+    assert 'data-offline-worker="/sw.js"' in client.get("/kimariji/").content.decode()
+    missing = client.get("/no-such-page/").content.decode()
+    assert "js/offline.js" in missing and "data-offline-worker" not in missing
+
+
+@pytest.mark.django_db
+def test_home_shows_the_poem_of_the_day_and_its_look_alikes(client):
+    number = daily.poem_of_day(daily.japan_date(timezone.now()))
+    html = client.get("/en/").content.decode()
+    assert f'id="poem-{number}"' in html
+    for near in daily.nearest(number):
+        assert f"({near}, " in html
+    assert 'id="trainer-due"' in html and 'href="/en/karuta/trainer/"' in html
+
+
+def test_modulepreload_lists_every_module_the_page_imports():
+    from django.conf import settings
+
+    from games.karuta.trainer_views import MODULES
+
+    static = settings.BASE_DIR / "static"
+    seen, todo = set(), ["js/trainer/page.js"]
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        text = (static / module).read_text(encoding="utf-8")
+        for spec in IMPORT.findall(text):
+            target = (static / module).parent / spec
+            todo.append(str(target.resolve().relative_to(static)))
+    assert sorted(MODULES) == sorted(seen)
+
+
+@pytest.mark.parametrize(("prefix", "lang"), LANGUAGES)
+def test_karuta_page_links_to_the_trainer(client, prefix, lang):
+    html = client.get(f"{prefix}karuta/").content.decode()
+    assert f'href="{prefix}karuta/trainer/"' in html
