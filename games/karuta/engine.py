@@ -25,7 +25,7 @@ Phases and actions (what the play pages and the match server build on)
     ``close`` (the last moment a touch counts). Every seat in
     ``reading.active`` must finish the reading, then the engine resolves it:
 
-    * ``{"type": "touch", "card": N, "t": ms}`` — touch card N (it must lie on
+    * ``{"type": "touch", "card": N, "t": ms, "reading": R}`` — touch card N (it must lie on
       the field) at t, 0 <= t <= close, t never smaller than the seat's
       previous touch in this reading. Touching the read card finishes the
       seat's reading. In competitive play a touch on a wrong card does not:
@@ -33,10 +33,14 @@ Phases and actions (what the play pages and the match server build on)
       own side is the "send and penalty cancel" case). In chirashi a wrong
       touch is otetsuki and finishes the seat's reading; in solo practice
       wrong touches are recorded and the player goes on.
-    * ``{"type": "pass"}`` — no (further) touch this reading. A page sends it
+    * ``{"type": "pass", "reading": R}`` — no (further) touch this reading. A page sends it
       when its clock passes ``close``, or as soon as it passes the time of
       another seat's touch on the read card (touches after the read card was
       taken never count, so nothing more can happen).
+    * ``reading`` (optional, sent by every client of ours) binds a touch or a pass to
+      the reading it is meant for: one that arrives once that reading is over is refused
+      as ``stale`` (a touch is logged), never counted in the next one. A touch that arrives before
+      its reading's t = 0 is impossible (``future``, judge.py) with or without it.
     * ``{"type": "arrange", "rows": [...], "t": ms}`` (competitive) — only
       before the upper verse starts (t < 0) and before the seat touched.
 
@@ -429,11 +433,39 @@ def _run_arrange(state: State, seat: int, action: Mapping[str, Any], events: lis
     events.append({"type": "arranged", "seat": seat})
 
 
+class StaleActError(IllegalActionError):
+    """A touch or pass meant for a reading that is over (it names another `reading`): the
+    reading in progress is untouched. A touch is logged (the player believed they took a
+    card); a pass is not: the server passed the seat already, and a page's pass often loses
+    that race, so logging it would put a refusal in everyone's log at every reading."""
+
+    code = "stale"
+
+    def __init__(self, reason: str, kind: str) -> None:
+        super().__init__(f"stale {kind} ({reason})")
+        self.reason = reason
+        self.logged = kind == "touch"
+
+
+def _check_bound(state: State, action: Mapping[str, Any]) -> None:
+    """A touch or pass naming its reading counts only in that reading."""
+    if "reading" not in action:
+        return
+    number = action["reading"]
+    if not is_int(number):
+        raise InvalidActionError("'reading' must be a whole number")
+    r = state["reading"]
+    if state["phase"] != "reading" or r is None or r["number"] != number:
+        raise StaleActError("reading", action["type"])
+
+
 def _check_touch(state: State, seat: int, action: Mapping[str, Any]) -> None:
     card = _need_int(action, "card")
     t = _need_int(action, "t")
+    _check_bound(state, action)
     _check_in_reading(state, seat)
     r = state["reading"]
+    stamp = judge.stamp_of(action)
     if not _on_field(state, card):
         raise IllegalActionError(f"card {card} is not on the field")
     if not 0 <= t <= r["close"]:
@@ -450,7 +482,7 @@ def _check_touch(state: State, seat: int, action: Mapping[str, Any]) -> None:
         state["queue"],
         card,
         t,
-        judge.stamp_of(action),
+        stamp,
         action.get("judge", "corrected"),
     )
 
@@ -480,6 +512,7 @@ def _run_touch(state: State, seat: int, action: Mapping[str, Any], events: list[
 
 
 def _check_pass(state: State, seat: int, action: Mapping[str, Any]) -> None:
+    _check_bound(state, action)
     _check_in_reading(state, seat)
 
 

@@ -86,8 +86,8 @@ class Karuta(gamekit.Game):
     action_schema = {
         "ready": (),
         "arrange": ("rows", "t"),
-        "touch": ("card", "t"),
-        "pass": (),
+        "touch": ("card", "t", "reading"),
+        "pass": ("reading",),
         "send": ("card",),
     }
     order = 20

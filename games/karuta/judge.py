@@ -12,7 +12,8 @@ so an arrival `a` happened at reading time `since + a`. The stamps are logged wi
 action: a replay reaches the same state.
 
 Impossible touches (refused with `ImpossibleTouchError`, which the platform logs):
-- "future": the claimed time is later than the arrival by more than FUTURE_TOLERANCE_MS;
+- "future": the claimed time is later than the arrival by more than FUTURE_TOLERANCE_MS,
+  or the touch arrived before the reading's t = 0 (it was meant for an earlier reading);
 - "late": it arrived later than its claimed time allows: arrival − t > window, where the
   window is the actor's one-way delay plus its jitter plus LATE_MARGIN_MS, at most
   LATE_CAP_MS (the cap when the delay is unknown). A client that holds pongs to look
@@ -126,9 +127,13 @@ def check_touch(
     """Raise ImpossibleTouchError if no honest client could have sent this touch (`since`:
     the reading time at which the current state began; `kami_t`: when each upper-verse
     kana is shown; `poem`: the one being read)."""
-    if stamp is None or stamp["server"] or judge == "arrival":
+    if stamp is None or stamp["server"]:
         return
     arrival = since + stamp["arrival"]
+    if arrival < 0:  # nothing is shown before t = 0: a touch meant for an earlier reading
+        raise ImpossibleTouchError("future")
+    if judge == "arrival":
+        return
     if t > arrival + FUTURE_TOLERANCE_MS:
         raise ImpossibleTouchError("future")
     if arrival - t > window(stamp["owd"], stamp["jitter"]):

@@ -8,18 +8,13 @@ away time of their earlier turns, has passed since max(their turn began, they we
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
-
-from django.conf import settings as django_settings
 
 from gamekit import Game
 from matches import release
+from matches.conf import conf
 from matches.models import Action, Match, Seat
-
-
-def conf(name: str, default: Any) -> Any:
-    return getattr(django_settings, f"MATCHES_{name}", default)
 
 
 def cpu_delay(game: Game) -> timedelta:
@@ -56,18 +51,10 @@ def absent_since(match: Match, seat: Seat, now: datetime) -> datetime | None:
     return None
 
 
-def _ms(moment: datetime) -> int:
-    return int(moment.timestamp() * 1000)
-
-
-def _moment(ms: int) -> datetime:
-    return datetime.fromtimestamp(ms / 1000, tz=UTC)
-
-
 def turn_since(match: Match, index: int) -> datetime | None:
     """When it became this seat's turn (None when it is not its turn)."""
     ms = (match.turns or {}).get(str(index))
-    return None if ms is None else _moment(ms)
+    return None if ms is None else release.moment(ms)
 
 
 def seat_due(
@@ -80,7 +67,7 @@ def seat_due(
 def _base_due(match: Match, game: Game, seat: Seat, now: datetime) -> datetime | None:
     since = turn_since(match, seat.index) or now
     # Pacing counts from the last move, so a CPU's second draw in a row is paced too.
-    last_move = _moment(match.turns["last"]) if "last" in (match.turns or {}) else since
+    last_move = release.moment(match.turns["last"]) if "last" in (match.turns or {}) else since
     paced = max(since, last_move) + cpu_delay(game)
     if seat.is_cpu:
         return paced
@@ -145,8 +132,8 @@ def update_turns(
                 grew.append(seat)
             turns.pop(key, None)
         elif seat.index in after and key not in turns:
-            turns[key] = _ms(now)
-    turns["last"] = _ms(now)
+            turns[key] = release.epoch_ms(now)
+    turns["last"] = release.epoch_ms(now)
     match.turns = turns
     dues = [seat_due(match, game, s, now, state) for s in seats if s.index in after]
     dues = [d for d in dues if d is not None]

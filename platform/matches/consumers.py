@@ -1,52 +1,8 @@
-"""The one WebSocket consumer every match of every game goes through.
-
-Protocol version 1 (docs/protocol.md has the full text and examples). All frames
-are JSON text objects with a "type".
-
-Client → server
-  {"type": "hello", "v": 1, "token"?: str, "since"?: int, "lang"?: str}
-      Join the match as the seats the token holds (or as a spectator without one;
-      the HttpOnly seat cookie set by the create/join pages is used when "token" is
-      absent). "since" is the last seq the client saw; it receives what it missed.
-  {"type": "act", "action": {...}, "action_id": str, "seat"?: int, "seq"?: int}
-      Play an action. "action_id" (1–64 of A–Z a–z 0–9 _ . : -) makes a retry
-      idempotent. "seat" is needed only when one token holds several seats that
-      could act (hot-seat); "seq", if given, must be the current seq or the action
-      is refused as "stale".
-  {"type": "resync", "since"?: int}      Send what happened after "since".
-  {"type": "ping", "t"?: any, "echo"?: int, "held"?: number}
-      Heartbeat; answered by "pong" with the seq and the server's clock. "echo" (the
-      "now" of the last pong received) and "held" (ms it was held) let the server measure
-      this connection's round trip (latency.py).
-  {"type": "start"}                      Friend room: CPUs take the empty seats, play.
-  {"type": "resign", "seat"?: int}       Two players: resign.
-  {"type": "leave", "seat"?: int}        Three or more: the CPU takes my seat.
-  {"type": "invite"}                     A new invitation URL; the old one stops.
-  {"type": "reveal", "seat": int}        Shared device: "I am this seat, show me" (after a
-                                         state frame with "handoff": {"seat": int}).
-
-Server → client
-  {"type": "welcome", "v": 1, "seats": [int], "spectator": bool}
-  {"type": "state", "seq": int, "view": {...} | null, "view_seat": int | null,
-   "match": {room info}, "events": [{"seq", "seat", "actor", "events": [...], "texts": [str]}],
-   "reset"?: true, "handoff"?: {"seat": int}, "at"?: int, "part"?: int}
-      "view" is the game's view for one viewer seat, "view_seat" (the spectator view
-      when it is null); "events" are the log entries after the client's last seq as
-      that seat sees them; "reset" means "events" is not contiguous, redraw.
-      "handoff": a shared device must be passed to that seat; no view until "reveal".
-      Timed games (karuta): "at" is the server epoch ms at which the state began, "part"
-      numbers the frames of one seq as the view is released (release.py).
-  {"type": "room", "seq": int, "match": {room info}}   seats / presence changed.
-  {"type": "ack", "action_id": str, "seq": int, "duplicate": bool}
-  {"type": "pong", "t": any, "seq": int, "now": int}   "now": the server's epoch ms.
-  {"type": "error", "code": str, "message": str, "ref"?: str, "reason"?: str,
-   "seq"?: int, "view"?: {...}, "view_seat"?: int}
-      "message" is readable (in the connection's language). For stale, illegal
-      or out-of-turn actions the current "seq" and "view" come with it. "reason":
-      why a refusal the log records was made (karuta's impossible touches).
-
-Nothing is trusted: every frame is size-checked, rate-limited, parsed and validated;
-a bad frame gets an error frame and the connection and match carry on.
+"""The one WebSocket consumer every match of every game goes through: frames in (timed as
+they reach the process, rate-limited, parsed by `protocol`), one handler per frame type, each
+calling a service on the database thread. The protocol itself is described only in
+docs/protocol.md. Frames out are `outgoing.FramesOut`; the channel layer's outages
+`outage.LayerRecovery`; the handshake's cookies and language `handshake`.
 """
 
 from __future__ import annotations
@@ -56,7 +12,6 @@ import contextlib
 import json
 import logging
 import time
-from http.cookies import SimpleCookie
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -68,11 +23,13 @@ from django.db import DatabaseError, InterfaceError
 from django.utils import translation
 
 from gamekit import GameError
-from matches import frames, protocol, release, services, snapshots
+from matches import handshake, protocol, release, services, snapshots
 from matches.dbcall import db_call
 from matches.driver import driver
-from matches.errors import MatchError, message_for, message_of, with_view
+from matches.errors import MatchError, message_for
 from matches.latency import LinkDelay
+from matches.outage import LayerRecovery
+from matches.outgoing import FramesOut, log_failure
 from matches.protocol import PROTOCOL_VERSION, BadFrame
 from matches.ratelimit import TokenBucket
 
@@ -82,8 +39,6 @@ log = logging.getLogger(__name__)
 RECEIVED = "_received_ms"
 
 SEAT_COOKIE = "seat_token"
-# While the channel layer (Redis) is down: how often a socket tries to rejoin its group.
-LAYER_RETRY_S = 0.5
 
 
 def clock() -> float:
@@ -91,16 +46,7 @@ def clock() -> float:
     return time.monotonic()
 
 
-def log_failure(exc: Exception) -> None:
-    """The type and place only: a message could quote a move or a token."""
-    tb = exc.__traceback__
-    while tb and tb.tb_next:
-        tb = tb.tb_next
-    where = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb else "?"
-    log.error("match consumer failed: %s at %s", type(exc).__name__, where)
-
-
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
     async def __call__(self, scope, receive, send):
         """Channels' `__call__`, with a channel-layer receive that survives the layer going
         away (Redis down): the socket stays open, frames are still answered from the
@@ -135,43 +81,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         finally:
             pumping.cancel()
 
-    async def _channel_receive(self) -> dict[str, Any]:
-        while True:
-            try:
-                return await self.channel_layer.receive(self.channel_name)
-            except (asyncio.CancelledError, StopConsumer):
-                raise
-            except Exception as exc:
-                await self._layer_lost(exc)
-
-    async def _layer_lost(self, exc: Exception) -> None:
-        """Wait for the channel layer to come back, then rejoin the group and resync."""
-        if not self.layer_down:
-            self.layer_down = True
-            log.warning("channel layer unavailable: %s", type(exc).__name__)
-            # The client is told its table may lag (moves still go through the database).
-            with contextlib.suppress(Exception):
-                await self.send_json({"type": "lag", "lagging": True})
-        while True:
-            await asyncio.sleep(LAYER_RETRY_S)
-            try:
-                if self.joined:
-                    # Redis lost its memory too: the group membership must be made again.
-                    await self.channel_layer.group_add(
-                        services.group_name(self.match_id), self.channel_name
-                    )
-                else:  # not in a group yet: just see whether the layer answers
-                    await self.channel_layer.group_discard("matches.probe", self.channel_name)
-            except Exception:
-                continue
-            break
-        self.layer_down = False
-        with contextlib.suppress(Exception):
-            await self.send_json({"type": "lag", "lagging": False})
-            if self.joined:
-                with translation.override(self.lang):
-                    await self.push()  # fresh from the database: what the notices missed
-
     async def connect(self) -> None:
         self.match_id = str(self.scope["url_route"]["kwargs"]["match_id"])
         self.held: list[int] = []
@@ -186,7 +95,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.arrived_ms: float | None = None  # when the frame being handled came in
         self.last_room: Any = None
         self.seen_snapshot: snapshots.Snapshot | None = None  # the last one a frame came from
-        self.lang = self._language()
+        self.lang = handshake.language(self.scope)
         self.bucket = TokenBucket(
             services.conf("RATE_PER_S", 20), services.conf("RATE_BURST", 40), lambda: clock()
         )
@@ -235,7 +144,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             try:
                 await self._receive(text_data, bytes_data)
             except (MatchError, GameError) as exc:
-                await self.send_refusal(exc, self.ref)
+                # A frame refused before it was read may still name its act (BadFrame.ref).
+                await self.send_refusal(exc, self.ref or getattr(exc, "ref", None))
             except (DatabaseError, InterfaceError) as exc:
                 # The database is unreachable: nothing was applied; the client may retry.
                 log.warning("match consumer: database unavailable (%s)", type(exc).__name__)
@@ -302,7 +212,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             raise BadFrame("bad_message")
         from_cookie = token is None
         if from_cookie:
-            token = self._cookie(SEAT_COOKIE)
+            token = handshake.cookie(self.scope, SEAT_COOKIE)
         held = await db_call(self._authorise)(token)
         if token and not held and not from_cookie:
             raise MatchError("bad_token")
@@ -332,7 +242,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def _authorise(self, token: str | None) -> list[int]:
         from matches.models import Match
 
-        if not Match.objects.filter(pk=self.match_id).exists():
+        if not Match.objects.known(self.match_id):
             raise MatchError("not_found")
         return services.token_seats(self.match_id, token)
 
@@ -377,11 +287,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.push(force=True)
 
     async def on_ping(self, message: dict[str, Any]) -> None:
-        t = protocol.ping_echo(message.get("t"))
+        t = protocol.ping_echo(message.get("t", protocol.MISSING))
         sample = protocol.ping_clock(message)
         if sample is not None:
             self.link.sample(int(self.arrived_ms or time.time() * 1000), *sample)
-        snap = snapshots.peek(self.match_id)
+        snap = None if self.layer_down else snapshots.peek(self.match_id)
+        # The snapshot hears of other processes' moves through the layer: while it is down,
+        # only the database knows the seq.
         if snap is not None and self.sent_seq is not None and snap.match.seq <= self.sent_seq:
             seq = snap.match.seq  # nothing new in this process: no database read
         else:
@@ -389,11 +301,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         now = int(time.time() * 1000)
         self.link.ponged(now)
         await self.send_json({"type": "pong", "t": t, "seq": seq, "now": now})
-
-    def _current_seq(self) -> int:
-        from matches.models import Match
-
-        return Match.objects.filter(pk=self.match_id).values_list("seq", flat=True).first() or 0
 
     async def on_start(self, message: dict[str, Any]) -> None:
         await self.call(services.start_with_cpu, self.match_id, self.held)
@@ -452,173 +359,3 @@ class MatchConsumer(AsyncWebsocketConsumer):
         result, notices = await db_call(services.collecting_notices(function))(*args, **kwargs)
         await services.send_notices(notices)
         return result
-
-    # --- frames out --------------------------------------------------------------------
-
-    async def match_notice(self, message: dict[str, Any]) -> None:
-        """The group says the match is at seq S: send this seat's own view if it is news.
-        A notice may race the socket's close; whatever goes wrong, the socket carries on."""
-        if self.closed:
-            return
-        try:
-            await self._on_notice(message)
-        except Exception as exc:
-            log_failure(exc)
-
-    async def _on_notice(self, message: dict[str, Any]) -> None:
-        seq = message.get("seq", 0)
-        tag = message.get("presence")
-        tag = tag if isinstance(tag, str) else None
-        if isinstance(message.get("move"), dict):
-            snapshots.catch_up(self.match_id, message["move"])
-        if self.sent_seq is not None and seq <= self.sent_seq and not tag:
-            return
-        seen = self.seen_snapshot
-        if (
-            seen is not None
-            and snapshots.peek(self.match_id) is seen
-            and seq <= seen.match.seq
-            and (tag is None or tag in seen.tags)
-        ):
-            return  # a burst of notices (a reconnect storm): this one was answered already
-        with translation.override(self.lang), contextlib.suppress(MatchError):
-            await self.push(min_seq=seq, tag=tag)
-
-    def error_text(self, exc: Exception) -> str:
-        snap = snapshots.peek(self.match_id)  # which game: any snapshot of the match will do
-        return message_of(exc, services.get_game(snap.match) if snap else None)
-
-    def viewer(self) -> frames.Viewer:
-        return frames.Viewer.of(self.held, self.revealed, self.link.owd)
-
-    async def push(
-        self, force: bool = False, min_seq: int | None = None, tag: str | None = None
-    ) -> dict[str, Any]:
-        """Send what this connection has not seen. With `min_seq` the process's snapshot
-        is used when it is at least that recent; without, the database is read."""
-        frame = None
-        self.seen_snapshot = None
-        if min_seq is not None:  # the common case: no database, no thread hop
-            # Taken before the frame is built: if the cache moves on meanwhile, the next
-            # notice is answered again (never skipped on a snapshot this frame did not show).
-            self.seen_snapshot = snapshots.peek(self.match_id)
-            frame = frames.cached_frame(
-                self.match_id, self.viewer(), self.sent_seq, min_seq, tag, lang=self.lang
-            )
-        if frame is None:
-            self.seen_snapshot = None
-            frame = await db_call(frames.build_frame)(
-                self.match_id,
-                self.viewer(),
-                self.sent_seq,
-                min_seq=min_seq,
-                tag=tag,
-                fresh=min_seq is None,
-                lang=self.lang,
-            )
-        room = frame["match"]
-        driver.schedule(self.match_id, frame["seq"], room.get("due_in_ms"))
-        if release.NEXT in frame:  # a timed game: send it again when more is released
-            release.timers.arm(self.match_id, frame["seq"], frame.pop(release.NEXT))
-        if self.held:
-            # The frame was built for the seats this socket still holds (a seat handed to
-            # the CPU is no longer its own): act and room operations use those from now on.
-            yours = [s["index"] for s in room["seats"] if s["yours"]]
-            if yours != self.held:
-                self._hold(yours)
-        part = frame.get("part", 0)
-        if force or self.sent_seq is None or frame["seq"] > self.sent_seq:
-            self.sent_seq, self.sent_part = frame["seq"], part
-            self.last_room = room
-            await self.send_json(frame)
-        elif frame["seq"] == self.sent_seq and part > self.sent_part:
-            self.sent_part = part  # the same state, more of it released
-            self.last_room = room
-            await self.send_json(frame)
-        elif room != self.last_room:
-            self.last_room = room
-            await self.send_json({"type": "room", "seq": frame["seq"], "match": room})
-        return frame
-
-    async def push_release(self, seq: int) -> None:
-        """A release moment of a timed game: send this connection's frame if it grew."""
-        if self.closed or not self.joined:
-            return
-        with translation.override(self.lang), contextlib.suppress(MatchError):
-            await self.push(min_seq=seq)
-
-    async def send_refusal(self, exc: Exception, ref: str | None) -> None:
-        # Only a logged refusal's reason: the log shows it to everyone anyway.
-        reason = getattr(exc, "reason", None) if getattr(exc, "logged", False) else None
-        await self.send_error(exc.code, ref, self.error_text(exc), with_view(exc), reason)
-
-    async def send_error(
-        self,
-        code: str,
-        ref: str | None = None,
-        message: str | None = None,
-        view: bool = False,
-        reason: str | None = None,
-    ) -> None:
-        error: dict[str, Any] = {
-            "type": "error",
-            "code": code,
-            "message": message or message_for(code),
-        }
-        if ref is not None:
-            error["ref"] = ref
-        if isinstance(reason, str):
-            error["reason"] = reason
-        if code == "unavailable":
-            error["retry_ms"] = 1000
-        if view and self.joined:
-            frame = await db_call(frames.build_frame)(
-                self.match_id, self.viewer(), None, fresh=True
-            )
-            error.update(seq=frame["seq"], view=frame["view"], view_seat=frame["view_seat"])
-            if "handoff" in frame:  # a shared device not yet handed over: still no view
-                error["handoff"] = frame["handoff"]
-        await self.send_json(error)
-
-    async def send_json(self, content: dict[str, Any]) -> None:
-        if self.closed:
-            return  # a notice or a timer racing the close: nothing to send to
-        text = json.dumps(content, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        try:
-            await self.send(text_data=text)
-        except Exception as exc:  # the socket closed under us (the server says so its way)
-            self.closed = True
-            log.info("match socket closed while sending: %s", type(exc).__name__)
-
-    # --- helpers -----------------------------------------------------------------------
-
-    def _headers(self) -> dict[str, str]:
-        return {
-            k.decode("latin-1").lower(): v.decode("latin-1")
-            for k, v in self.scope.get("headers", [])
-        }
-
-    def _cookie(self, name: str) -> str | None:
-        raw = self._headers().get("cookie")
-        if not raw:
-            return None
-        jar = SimpleCookie()
-        try:
-            jar.load(raw)
-        except Exception:
-            return None
-        morsel = jar.get(name)
-        return morsel.value if morsel else None
-
-    def _language(self) -> str:
-        languages = dict(settings.LANGUAGES)
-        chosen = self._cookie(settings.LANGUAGE_COOKIE_NAME)
-        if chosen in languages:
-            return chosen
-        accept = self._headers().get("accept-language", "")
-        for part in accept.split(","):
-            code = part.split(";")[0].strip().lower()
-            for candidate in (code, code.split("-")[0], "zh-hans" if code.startswith("zh") else ""):
-                if candidate in languages:
-                    return candidate
-        return settings.LANGUAGE_CODE

@@ -133,9 +133,7 @@ class LocalDriver:
             return  # its on_commit notice re-arms the timers
         # Someone else moved (another process, a Celery worker whose notice may not
         # reach this process) or nothing was due yet: re-announce where the match is.
-        row = await db_call(
-            lambda: Match.objects.filter(pk=match_id).values_list("seq", "status").first()
-        )()
+        row = await db_call(Match.objects.standing)(match_id)
         if row is None:
             return
         # A new tag each time: every process reads the match again (and re-arms its timer).

@@ -109,8 +109,9 @@ def room_info(
             max(0, int((match.due_at - now).total_seconds() * 1000)) if match.due_at else None
         ),
     }
-    if held and match.invite_code:
-        info["invite_code"] = match.invite_code  # only seated players may invite
+    if held and match.invite_code and match.status != Match.Status.FINISHED:
+        # Only seated players may invite, and only while the match is not over.
+        info["invite_code"] = match.invite_code
     return info
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from django.db import models
 from django.db.models import Q
 
+import gamekit
 from gamekit import colour_label
 
 
@@ -22,12 +23,28 @@ def group_name(match_id: Any) -> str:
     return f"match.{hex_id}"
 
 
+class MatchQuerySet(models.QuerySet):
+    """The match layer's reads that are not the move path's (log.py has those)."""
+
+    def known(self, match_id: Any) -> bool:
+        return self.filter(pk=match_id).exists()
+
+    def seq_of(self, match_id: Any) -> int | None:
+        """The match's seq as the database has it now (None: no such match)."""
+        return self.filter(pk=match_id).values_list("seq", flat=True).first()
+
+    def standing(self, match_id: Any) -> tuple[int, str] | None:
+        """(seq, status), or None: no such match."""
+        return self.filter(pk=match_id).values_list("seq", "status").first()
+
+    def overdue(self, cutoff: Any) -> MatchQuerySet:
+        """Playing matches whose server-side move was due by `cutoff`."""
+        return self.filter(status=Match.Status.PLAYING, due_at__lte=cutoff)
+
+
 class Match(models.Model):
-    class Mode(models.TextChoices):
-        CPU = "cpu"
-        HOTSEAT = "hotseat"
-        SOLO = "solo"
-        FRIEND = "friend"
+    # The contract's modes (gamekit.Mode), as the field's choices: one list of modes.
+    Mode = models.TextChoices("Mode", [(mode.name, mode.value) for mode in gamekit.Mode])
 
     class Status(models.TextChoices):
         WAITING = "waiting"  # a friend room filling its seats
@@ -53,6 +70,8 @@ class Match(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+
+    objects = MatchQuerySet.as_manager()
 
     class Meta:
         indexes = [models.Index(fields=["status", "updated"])]

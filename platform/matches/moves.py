@@ -25,7 +25,7 @@ from django.utils import timezone
 import gamekit
 from gamekit import Game, GameError, LeavePolicy
 from gamekit import events as game_events
-from matches import protocol, release, snapshots
+from matches import cpu, protocol, release, snapshots
 from matches.broadcast import after_commit
 from matches.clock import default_level, pick_due, refresh_due, update_turns
 from matches.errors import MatchError
@@ -113,6 +113,7 @@ def submit_action(
         if isinstance(decision, Applied):
             return decision
         index, action, state, events, before = decision
+        _plan_ahead(snap, state)  # the CPU's next plans, before the lock (cpu.py)
         try:
             with transaction.atomic():
                 seq, seats = lock_seq_and_seats(match_id)
@@ -134,6 +135,16 @@ def submit_action(
                 raise
             return earlier
     raise MatchError("stale")  # other moves kept landing first; the client gets the view
+
+
+def _plan_ahead(snap: snapshots.Snapshot, state: Any) -> None:
+    """Plan for the CPU seats to act after this move (at the next seq), so that neither the
+    due times computed under the lock (a timed game's CPU plays at its plan's time) nor the
+    CPU's own move runs a policy while the match row is locked."""
+    game = get_game(snap.match)
+    upcoming = copy.copy(snap.match)
+    upcoming.seq += 1
+    cpu.prepare(game, upcoming, state, snap.seats, default_level(game))
 
 
 class _MovedOn(Exception):
@@ -232,6 +243,9 @@ def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
     """
     now = timezone.now()
     snap = snapshots.current(match_id)
+    # Decided and planned outside the lock; played under it only if the match is still at
+    # this seq and the same move is due with the fresh seats.
+    ahead = _move_ahead(snap, now)
     with transaction.atomic():
         seq, seats = lock_seq_and_seats(match_id)  # fresh: presence decides who is overdue
         if seq is None or (expected_seq is not None and seq != expected_seq):
@@ -262,22 +276,57 @@ def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
             after_commit(match)
             return match.seq
         before = game.to_act(state)
-        if forced is not None:  # a deadline the game set (a timed game's judging window)
-            action = dict(forced)
-        else:
-            action = cpu_move(game, state, seat.index, seat.cpu_level or default_level(game), match)
-        action = release.stamp(game, match, action, now, server=True)
-        after, events = game.apply(state, seat.index, action)  # a GameError is an engine bug
-        events = game_events.encode(events)
+        picked_now = (match.seq, seat.index, seat.cpu_level, actor, forced)
+        if ahead is not None and ahead[:5] == picked_now:
+            action, after, events = ahead[5:]
+        else:  # the seats changed meanwhile, or the snapshot was behind
+            action, after, events = _server_move(match, game, state, seat, forced, now)
         _record_move(match, game, seats, seat.index, action, after, events, before, actor, now)
         return match.seq
+
+
+def _server_move(
+    match: Match, game: Game, state: Any, seat: Seat, forced: dict[str, Any] | None, now: datetime
+) -> tuple[dict[str, Any], Any, list[dict[str, Any]]]:
+    """The server's move for a seat: a deadline the game set (a timed game's judging window)
+    or the CPU's plan; stamped and applied (a GameError here is an engine bug)."""
+    if forced is not None:
+        action = dict(forced)
+    else:
+        action = cpu_move(game, state, seat.index, seat.cpu_level or default_level(game), match)
+    action = release.stamp(game, match, action, now, server=True)
+    after, events = game.apply(state, seat.index, action)
+    return action, after, game_events.encode(events)
+
+
+def _move_ahead(snap: snapshots.Snapshot, now: datetime) -> tuple[Any, ...] | None:
+    """The server-side move due now as this process's snapshot sees it, decided before the
+    lock, with the CPU's plans for the state after it: (seq, seat, its level, actor, forced
+    action, action, state after, events), or None (nothing due, a player put out, an engine
+    error: all left to the locked path)."""
+    match = snap.match
+    if match.status != Match.Status.PLAYING:
+        return None
+    game = get_game(match)
+    picked = pick_due(match, game, snap.state, snap.seats, now)
+    if picked is None:
+        return None
+    seat, actor, forced = picked
+    if actor == Action.Actor.TIMEOUT and game.on_leave == LeavePolicy.OUT:
+        return None
+    try:
+        action, after, events = _server_move(match, game, snap.state, seat, forced, now)
+    except Exception:
+        return None  # decided again under the lock, where an engine error is reported
+    _plan_ahead(snap, after)
+    return (match.seq, seat.index, seat.cpu_level, actor, forced, action, after, events)
 
 
 def cpu_move(game: Game, state: Any, index: int, level: str, match: Match) -> dict[str, Any]:
     """The CPU's action for a seat: its policy is handed that seat's view and nothing else
     (no state, no other seat's view). Its randomness comes from the server-side seed, so a
     replay of the log reproduces every CPU move."""
-    return release.cpu_plan(game, match, state, index, level)
+    return cpu.plan(game, match, state, index, level)
 
 
 MOVE_FIELDS = ("seq", "state", "status", "outcome", "turns", "due_at", "updated")
@@ -353,9 +402,8 @@ def put_out(
 def due_matches(older_than: timedelta, limit: int = 200) -> list[tuple[Any, int]]:
     """Playing matches whose server-side move is overdue (for the periodic sweeper)."""
     cutoff = timezone.now() - older_than
-    rows = Match.objects.filter(status=Match.Status.PLAYING, due_at__lte=cutoff)
     # (Seats whose server died are found by `expire_leases`, which sets their due time.)
-    return list(rows.values_list("id", "seq")[:limit])
+    return list(Match.objects.overdue(cutoff).values_list("id", "seq")[:limit])
 
 
 def sweep(older_than: timedelta) -> int:

@@ -15,11 +15,11 @@ import math
 import re
 from typing import Any
 
-from django.conf import settings
-
+from matches.conf import conf
 from matches.errors import MatchError
 
 PROTOCOL_VERSION = 1
+MISSING: Any = object()  # a field the frame does not have (unlike an explicit null)
 ACTION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 
 # JavaScript's safe integers: every number survives a browser's JSON.parse unchanged.
@@ -30,12 +30,25 @@ ACTION_MAX_BYTES = 2048
 ACTION_MAX_STRING = 512
 
 
-def conf(name: str, default: Any) -> Any:
-    return getattr(settings, f"MATCHES_{name}", default)
-
-
 class BadFrame(MatchError):
-    """The frame itself is refused (its code is the error's); nothing was done."""
+    """The frame itself is refused (its code is the error's); nothing was done. `ref`: the
+    frame's action id when it could still be read, so the client knows which act failed."""
+
+    ref: str | None = None
+
+
+def _refused(code: str, text: str | None = None, message: Any = None) -> BadFrame:
+    """A BadFrame naming the frame's action id if it can be read from what was parsed
+    (`message`) or, failing that, by parsing `text` leniently."""
+    error = BadFrame(code)
+    if message is None and text is not None:
+        try:
+            message = json.loads(text)
+        except (ValueError, RecursionError):
+            message = None
+    if isinstance(message, dict):
+        error.ref = action_id(message)
+    return error
 
 
 def _reject_constant(name: str) -> Any:
@@ -52,18 +65,23 @@ def parse(text: str | None) -> dict[str, Any]:
     try:
         size = len(text.encode())
     except UnicodeEncodeError:  # a lone surrogate in the raw text
-        raise BadFrame("bad_message") from None
+        raise _refused("bad_message", text) from None
     if size > limit:
         raise BadFrame("frame_too_large")
     try:
         message = json.loads(text, parse_constant=_reject_constant)
+    except BadFrame:  # NaN / Infinity
+        raise _refused("bad_json", text) from None
     except (ValueError, RecursionError):
         raise BadFrame("bad_json") from None
     if not isinstance(message, dict):
         raise BadFrame("bad_message")
-    check_value(message, FRAME_MAX_DEPTH)
+    try:
+        check_value(message, FRAME_MAX_DEPTH)
+    except BadFrame as exc:
+        raise _refused(exc.code, message=message) from None
     if not isinstance(message.get("type"), str):
-        raise BadFrame("bad_message")
+        raise _refused("bad_message", message=message)
     return message
 
 
@@ -150,8 +168,9 @@ def action_id(message: dict[str, Any]) -> str | None:
 
 
 def ping_echo(value: Any) -> Any:
-    """What `pong` echoes: a number (finite, 53-bit: checked by `parse`) or a short string."""
-    if value is None:
+    """What `pong` echoes: a number (finite, 53-bit: checked by `parse`) or a short string
+    (`missing` when the ping has no `t`; an explicit null is refused like any other type)."""
+    if value is MISSING:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise BadFrame("bad_message")

@@ -17,11 +17,11 @@ released just in time, the server's timed moves, and this process's release time
 - **Timers**: each process with sockets on a match arms one timer for the next release
   moment and re-sends its sockets' frames then (same seq, higher part). Nothing else
   needs them: a Celery worker or another process only ever makes moves.
-- **Server moves**: a CPU's move in a timed game is played when `Game.play_at` says (a
-  touch at its time), and any seat is played for at its `Game.deadline` (a judging window
-  closing); both are due times like any other (`clock.py`), so the in-process driver,
-  Celery and the sweeper play them, and they are recomputed from the match row after a
-  restart.
+- **Server moves**: a CPU's move in a timed game (planned by `cpu.plan`) is played when
+  `Game.play_at` says (a touch at its time), and any seat is played for at its
+  `Game.deadline` (a judging window closing); both are due times like any other
+  (`clock.py`), so the in-process driver, Celery and the sweeper play them, and they are
+  recomputed from the match row after a restart.
 """
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
 
 from gamekit import STAMP, Game
+from matches.cpu import plan as cpu_plan
 from matches.latency import Link
 
 log = logging.getLogger(__name__)
@@ -134,19 +134,6 @@ def timed_frame(
 
 
 # --- server moves ------------------------------------------------------------------------
-
-
-def cpu_rng(game: Game, match: Any, state: Any, index: int) -> random.Random:
-    """The CPU's randomness for a seat: from the server-side seed and the log's seq, or the
-    game's `cpu_key` (a timed game's plan does not change when another seat moves)."""
-    key = game.cpu_key(state, index) if state is not None else None
-    return random.Random(f"{match.seed}:{match.seq if key is None else key}:{index}")
-
-
-def cpu_plan(game: Game, match: Any, state: Any, index: int, level: str) -> dict[str, Any]:
-    """The CPU's next action for a seat: its policy sees that seat's view and nothing else."""
-    rng = cpu_rng(game, match, state, index)
-    return game.cpu_policy(game.view(state, index), index, level, rng)
 
 
 def timed_due(

@@ -104,12 +104,16 @@ def _keep_language(request: HttpRequest, response: HttpResponse) -> None:
     """/play/ has no language prefix: carry the menu page's language to the play page."""
     language = request.POST.get("language")
     if language in dict(django_settings.LANGUAGES):
+        # The same cookie as Django's set_language makes (settings.LANGUAGE_COOKIE_*).
         response.set_cookie(
             django_settings.LANGUAGE_COOKIE_NAME,
             language,
-            max_age=365 * 24 * 3600,
-            samesite="Lax",
-            secure=request.is_secure(),
+            max_age=django_settings.LANGUAGE_COOKIE_AGE,
+            path=django_settings.LANGUAGE_COOKIE_PATH,
+            domain=django_settings.LANGUAGE_COOKIE_DOMAIN,
+            samesite=django_settings.LANGUAGE_COOKIE_SAMESITE,
+            secure=django_settings.LANGUAGE_COOKIE_SECURE or request.is_secure(),
+            httponly=django_settings.LANGUAGE_COOKIE_HTTPONLY,
         )
 
 

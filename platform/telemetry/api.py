@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.openapi import AutoSchema
@@ -50,11 +51,23 @@ class IntakeSchema(AutoSchema):
         return body
 
     def get_response_serializers(self) -> Any:
-        return {202: ACCEPTED_SCHEMA, 400: ERROR_SCHEMA, 415: ERROR_SCHEMA, 429: THROTTLED_SCHEMA}
+        return {
+            202: ACCEPTED_SCHEMA,
+            400: ERROR_SCHEMA,
+            413: ERROR_SCHEMA,
+            415: ERROR_SCHEMA,
+            429: THROTTLED_SCHEMA,
+        }
 
 
 def _reject(field: str, message: Any) -> Response:
     return Response({"errors": {field: [str(message)]}}, status=status.HTTP_400_BAD_REQUEST)
+
+
+def _too_large(message: Any) -> Response:
+    return Response(
+        {"errors": {"body": [str(message)]}}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    )
 
 
 def _no_constants(name: str) -> Any:
@@ -106,7 +119,12 @@ class EventIntake(APIView):
                 {"errors": {"body": [str(_("Send JSON (application/json or text/plain)."))]}},
                 status=status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
             )
-        body = request.body
+        try:
+            body = request.body
+        except RequestDataTooBig:
+            # A chunked body (no length to refuse it by) past DATA_UPLOAD_MAX_MEMORY_SIZE:
+            # Django stopped reading it. Answered like every refusal, not as an HTML 400.
+            return _too_large(too_big)
         if len(body) > limit:
             return _reject("body", too_big)
         try:

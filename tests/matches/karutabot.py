@@ -189,10 +189,10 @@ class KarutaBot:
             )
             taken = [tt for s, c, tt in r["touches"] if c == poem and s != me]
             if taken and min(taken) < target:
-                return {"type": "pass"} if self._once(("pass", number)) else None
+                return {"type": "pass", "reading": number} if self._once(("pass", number)) else None
             if t >= target and self._once(("touch", number)):
-                return {"type": "touch", "card": poem, "t": max(0, round(t))}
+                return {"type": "touch", "card": poem, "t": max(0, round(t)), "reading": number}
             return None
         if r["close"] is not None and t > r["close"] and self._once(("pass", number)):
-            return {"type": "pass"}
+            return {"type": "pass", "reading": number}
         return None

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 import gamekit
 from games.karuta import judge
-from matches import frames, release, services
+from matches import cpu, frames, release, services
 from matches.latency import Link
 from matches.models import Action, Match
 from tests.matches.helpers import load
@@ -183,7 +183,7 @@ def test_a_cpus_touch_is_due_at_its_planned_time_and_played_then(clock):
     )
     match, state = load(match.id)
     game = gamekit.registry.get("karuta")
-    plan = release.cpu_plan(game, match, state, 1, "meijin")
+    plan = cpu.plan(game, match, state, 1, "meijin")
     assert plan["type"] == "touch"
     due = at_reading(match, plan["t"])
     assert ms(match.due_at) == due

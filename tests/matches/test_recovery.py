@@ -115,8 +115,25 @@ def test_a_crashed_server_of_two_is_recovered_by_the_other(transactional_db):
     assert took <= GRACE_S + 5
 
 
-@pytest.mark.services
-def test_a_redis_outage_keeps_sockets_open_and_loses_nothing(transactional_db):
+async def act_through_outage(bot: Bot, seat: int, action_id: str) -> int:
+    """Send an act until it is applied (a database hiccup is `unavailable`, retryable)."""
+    reply = await bot.act(seat, action_id)
+    while reply["type"] == "error":
+        assert reply["code"] == "unavailable", reply
+        await asyncio.sleep(reply.get("retry_ms", 1000) / 1000)
+        reply = await bot.act(seat, action_id)
+    return reply["seq"]
+
+
+async def sees(bot: Bot, seq: int, limit: float) -> float:
+    """Seconds until `bot` has a state frame at `seq` or later (at most `limit`)."""
+    started = time.monotonic()
+    while bot.seq is None or bot.seq < seq:
+        await bot.until(lambda f: f["type"] == "state", limit - (time.monotonic() - started))
+    return time.monotonic() - started
+
+
+def own_redis_and_two_servers() -> tuple[RedisServer, AsgiServer, AsgiServer]:
     need_services()
     if not RedisServer.available():
         pytest.fail("redis-server is not installed")
@@ -126,6 +143,12 @@ def test_a_redis_outage_keeps_sockets_open_and_loses_nothing(transactional_db):
     one, two = AsgiServer(extra_env=env), AsgiServer(extra_env=env)
     one.start()
     two.start()
+    return redis_server, one, two
+
+
+@pytest.mark.services
+def test_a_redis_outage_keeps_sockets_open_and_loses_nothing(transactional_db):
+    redis_server, one, two = own_redis_and_two_servers()
     match_id, red_token, blue_token = friend_match()
     ws = f"/play/{match_id}/ws/"
     outage_s = float(os.environ.get("REDIS_OUTAGE_S", "4"))
@@ -175,3 +198,75 @@ def test_a_redis_outage_keeps_sockets_open_and_loses_nothing(transactional_db):
     match = Match.objects.get(pk=match_id)
     assert match.actions.filter(client_action_id="blue-in-outage").count() == 1
     assert match.seq >= result["applied"]
+
+
+@pytest.mark.services
+def test_a_friend_room_split_across_two_servers_plays_on_while_redis_is_down(transactional_db):
+    """Issue 25: the database is up, so both seats keep playing and each sees every move of
+    the other (made on the other server) within 2 s, with no notice crossing Redis."""
+    redis_server, one, two = own_redis_and_two_servers()
+    match_id, red_token, blue_token = friend_match()
+    ws = f"/play/{match_id}/ws/"
+
+    async def run() -> list[float]:
+        red = Bot(one.ws_url + ws, red_token, name="red")
+        blue = Bot(two.ws_url + ws, blue_token, name="blue")
+        for bot in (red, blue):
+            await bot.open()
+        redis_server.kill()
+        for bot in (red, blue):
+            await bot.until(lambda f: f["type"] == "lag" and f["lagging"], 10)
+        seen = []
+        for turn in range(6):
+            mover, other = (red, blue) if turn % 2 == 0 else (blue, red)
+            seat = turn % 2
+            applied = await act_through_outage(mover, seat, f"{mover.name}-{turn}")
+            seen.append(await sees(other, applied, 2))
+            assert other.room["to_act"] == [1 - seat]
+        for bot in (red, blue):
+            assert bot.ws.close_code is None, bot.name
+        return seen
+
+    try:
+        seen = asyncio.run(run())
+    finally:
+        one.stop()
+        two.stop()
+        redis_server.stop()
+    print("redis down, split room: each move seen by the other seat after", seen, "s")
+    assert max(seen) < 2
+
+
+@pytest.mark.services
+def test_a_cpu_move_is_pushed_while_redis_is_down(transactional_db):
+    """Issue 25: within one process, the CPU's move reaches the player's socket during the
+    outage (not when Redis returns, nor at the next ping)."""
+    redis_server, one, two = own_redis_and_two_servers()
+    two.stop()
+    match, token = services.create_match("hiddenhand", {"players": 2, "turns": 30}, "cpu")
+    ws = f"/play/{match.id}/ws/"
+
+    async def run() -> list[float]:
+        player = Bot(one.ws_url + ws, token, name="player")
+        await player.open()
+        redis_server.kill()
+        await player.until(lambda f: f["type"] == "lag" and f["lagging"], 10)
+        took = []
+        for turn in range(3):
+            applied = await act_through_outage(player, 0, f"me-{turn}")
+            started = time.monotonic()
+            await player.until(
+                lambda f: f["type"] == "state" and any(e["actor"] == "cpu" for e in f["events"]),
+                3,
+            )
+            took.append(time.monotonic() - started)
+            assert player.seq > applied and player.room["to_act"] == [0]
+        return took
+
+    try:
+        took = asyncio.run(run())
+    finally:
+        one.stop()
+        redis_server.stop()
+    print("redis down: the CPU's move pushed after", took, "s")
+    assert max(took) < 2

@@ -44,6 +44,17 @@ def test_create_validates_the_game_settings_form_mode_and_level():
     assert not Match.objects.exists()
 
 
+def test_the_language_carried_to_the_play_page_is_the_settings_cookie(settings):
+    """Issue 25: the cookie /play/new/ sets is Django's language cookie, HttpOnly and all."""
+    settings.LANGUAGE_COOKIE_SECURE = True  # as in production (HTTPS on)
+    data = {"players": 2, "turns": 5, "play_mode": "cpu", "language": "en"}
+    response = Client().post("/play/new/hiddenhand/", data)
+    cookie = response.cookies["django_language"]
+    assert cookie.value == "en"
+    assert cookie["httponly"] and cookie["secure"] and cookie["samesite"] == "Lax"
+    assert cookie["path"] == "/" and int(cookie["max-age"]) == settings.LANGUAGE_COOKIE_AGE
+
+
 def test_create_sets_a_scoped_httponly_cookie_and_redirects_to_the_play_page():
     client = Client()
     response = client.post(

@@ -97,6 +97,21 @@ def test_the_nginx_site_has_tls_websockets_static_and_forwarded_headers():
     assert "return 301 https://" in site
 
 
+def test_daphne_may_hold_thousands_of_sockets_and_nginx_caps_them_per_client():
+    """Issue 25: systemd's default 1,024 descriptors let one client shut everyone out."""
+    daphne = _unit(DEPLOY / "systemd" / "hyakunin-daphne@.service")["Service"]
+    assert int(daphne["LimitNOFILE"]) >= 10_000
+    site = SITE.read_text()
+    zone = re.search(r"^limit_conn_zone \$binary_remote_addr zone=(\w+):\d+m;$", site, re.M)
+    assert zone, "no per-address connection zone"
+    tls_server = site[site.index("listen 443") :]
+    cap = re.search(rf"^\s+limit_conn {zone.group(1)} (\d+);", tls_server, re.M)
+    assert cap and 1 <= int(cap.group(1)) <= 256
+    # /healthz is for local callers only (it is slow and logs while a service is down).
+    health = re.search(r"location = /healthz \{(.*?)\}", site, re.S).group(1)
+    assert "allow 127.0.0.1;" in health and "deny all;" in health
+
+
 def test_the_environment_template_names_every_setting_the_units_need():
     keys = dict(
         line.split("=", 1)

@@ -191,7 +191,9 @@ class Racer:
         if wait > 0:
             await asyncio.sleep(wait / 1000)
         touch.late = self.clock.server_now() - base - touch.t
-        touch.id = await self.act({"type": "touch", "card": touch.card, "t": touch.t})
+        touch.id = await self.act(
+            {"type": "touch", "card": touch.card, "t": touch.t, "reading": touch.number}
+        )
 
     def spawn(self, coro) -> None:
         task = asyncio.ensure_future(coro)

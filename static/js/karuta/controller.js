@@ -130,7 +130,7 @@ export class KarutaController {
     const at = Math.max(last, Math.min(t, close));
     if (t > close) { this.maybePass(t); return; }
     const before = this.faults(this.you());
-    const id = this.act({ type: "touch", card: poem, t: at });
+    const id = this.act({ type: "touch", card: poem, t: at, reading: r.number });
     r.touches.push([this.you(), poem, at]);
     (this.cur.mine ??= []).push(Object.assign([this.you(), poem, at], { id }));
     if ((r.poem !== null && poem === r.poem) || view.mode === "chirashi") r.done.push(this.you());
@@ -188,7 +188,7 @@ export class KarutaController {
     const first = taken.length ? Math.min(...taken) : Infinity;
     if (t > (r.close ?? Infinity) || t > first) {
       cur.passed = true;
-      this.act({ type: "pass" });
+      this.act({ type: "pass", reading: r.number }); // never counted in the next reading
     }
   }
 

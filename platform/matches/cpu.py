@@ -1,0 +1,66 @@
+"""The CPU's plans, for every game: what a CPU seat plays, computed once per state and
+outside the match row's lock.
+
+A plan is the game's `cpu_policy` handed that seat's view and nothing else, with randomness
+from the server-side seed and the log's seq (or the game's `cpu_key`: a timed game's plan
+does not change when another seat moves). It depends only on the match, its seq, the seat
+and the level, so it is remembered per process under exactly that key: the move path plans
+for the CPU seats of the state it is about to commit *before* it takes the lock
+(`prepare`), and the locked code (a timed game's due times, `moves.advance`) finds the plan
+made. A plan is only a value: whether it is played is still decided under the lock against
+the expected seq, so a CPU move is applied at most once whoever planned it.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from typing import Any
+
+from gamekit import Game
+
+KEEP = 2048  # plans remembered per process (a few per match in play)
+
+_plans: OrderedDict[tuple[str, int, int, str], dict[str, Any]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def rng(game: Game, match: Any, state: Any, index: int) -> random.Random:
+    """The CPU's randomness for a seat: from the seed and the seq, or the game's `cpu_key`."""
+    key = game.cpu_key(state, index) if state is not None else None
+    return random.Random(f"{match.seed}:{match.seq if key is None else key}:{index}")
+
+
+def plan(game: Game, match: Any, state: Any, index: int, level: str) -> dict[str, Any]:
+    """The CPU's next action for seat `index` of `state` (the state after `match.seq`)."""
+    key = (str(match.pk), match.seq, index, level)
+    with _lock:
+        known = _plans.get(key)
+        if known is not None:
+            _plans.move_to_end(key)
+            return copy.deepcopy(known)
+    action = game.cpu_policy(game.view(state, index), index, level, rng(game, match, state, index))
+    with _lock:
+        _plans[key] = copy.deepcopy(action)
+        while len(_plans) > KEEP:
+            _plans.popitem(last=False)
+    return action
+
+
+def prepare(game: Game, match: Any, state: Any, seats: Iterable[Any], default_level: str) -> None:
+    """Plan, now (outside any lock), for the CPU seats to act in `state` at `match.seq`."""
+    if match.status != "playing" or not game.cpu_levels:
+        return
+    to_act = set(game.to_act(state))
+    for seat in seats:
+        if seat.is_cpu and seat.index in to_act:
+            plan(game, match, state, seat.index, seat.cpu_level or default_level)
+
+
+def forget() -> None:
+    """Drop every remembered plan (tests that change a game's policy)."""
+    with _lock:
+        _plans.clear()
