@@ -120,9 +120,11 @@ def test_nothing_reaches_any_connection_before_its_time_against_cpus(asgi_server
         if s != 0
     }
     assert len(cpu_touches) >= 3  # the CPUs did touch, each seen only in its time
-    # Each reading's frames grew part by part: kana came in many frames, not at once.
+    # Each reading's frames grew part by part: kana came in many frames, not at once. At 50 ms
+    # a kana, 名人 CPUs whose form varies by game (issue 27) end a reading 0.1-0.6 s after its
+    # deciding kana: the longest of 6 readings took 7-11 frames in runs, one frame if sent whole.
     parts = [f.get("part", 0) for _g, f in watcher.received]
-    assert max(parts) >= 10
+    assert max(parts) >= 6
 
 
 def voiced(bot: KarutaBot) -> set[str]:
