@@ -14,38 +14,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import secrets
 import statistics
-import sys
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
-os.environ.setdefault("HTTPS", "0")
-os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
-if not os.environ.get("DATABASE_URL"):
-    (ROOT / "var").mkdir(exist_ok=True)
-    os.environ["DATABASE_URL"] = f"sqlite:///{ROOT / 'var' / 'bench-records.sqlite3'}"
+import django_env  # bench/: the script's own folder is on sys.path
 
-
-def ensure_postgres_database(url: str) -> None:
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
-if os.environ["DATABASE_URL"].startswith("postgres"):
-    ensure_postgres_database(os.environ["DATABASE_URL"])
-
-import django  # noqa: E402
-
-django.setup()
+django_env.setup("config.settings_test", "bench-records.sqlite3")
 
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402

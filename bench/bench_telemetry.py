@@ -20,36 +20,12 @@ import http.client
 import json
 import os
 import secrets
-import sys
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("HTTPS", "0")
-os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))  # DEBUG is off: a throwaway key
-if not os.environ.get("DATABASE_URL"):
-    (ROOT / "var").mkdir(exist_ok=True)
-    os.environ["DATABASE_URL"] = f"sqlite:///{ROOT / 'var' / 'bench-telemetry.sqlite3'}"
+import django_env  # bench/: the script's own folder is on sys.path
 
-
-def ensure_postgres_database(url: str) -> None:
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
-if os.environ["DATABASE_URL"].startswith("postgres"):
-    ensure_postgres_database(os.environ["DATABASE_URL"])
-
-import django  # noqa: E402
-
-django.setup()
+django_env.setup("config.settings", "bench-telemetry.sqlite3")
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
