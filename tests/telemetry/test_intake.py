@@ -6,17 +6,9 @@ import pytest
 
 import gamekit
 from telemetry.models import TelemetryEvent
-from telemetry.throttling import COUNTER
 from tests.telemetry.helpers import ENDPOINT, batch, game_end, game_start
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limit():
-    COUNTER.clear()
-    yield
-    COUNTER.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_rate_limit")]
 
 
 def post(client, body, content_type="application/json"):

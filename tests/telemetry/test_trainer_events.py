@@ -5,17 +5,9 @@ import json
 import pytest
 
 from telemetry.models import TelemetryEvent
-from telemetry.throttling import COUNTER
 from tests.telemetry.helpers import ENDPOINT, batch
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limit():
-    COUNTER.clear()
-    yield
-    COUNTER.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_rate_limit")]
 
 
 def post(client, body):
