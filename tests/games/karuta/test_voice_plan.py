@@ -11,28 +11,21 @@ import random
 import pytest
 
 from games.karuta import reading, voice
+from games.karuta.cpu import shared_beginning
 from games.karuta.voice import plan
-from poems import catalogue, kana, kimariji
+from poems import kimariji
 
 PACES = sorted(voice.PACES)
 
 
-def _keys(number: int) -> tuple[str, ...]:
-    return tuple(kana.comparison_keys(list(catalogue.poem(number).kami_sounds)))
-
-
-def _shared(a: int, b: int) -> int:
-    n = 0
-    for x, y in zip(_keys(a), _keys(b), strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
-
-
 def rival_pairs():
     """Every pair of poems whose pronounced upper verses begin alike, with the shared length."""
-    return [(a, b, k) for a in range(1, 101) for b in range(a + 1, 101) if (k := _shared(a, b)) > 0]
+    return [
+        (a, b, k)
+        for a in range(1, 101)
+        for b in range(a + 1, 101)
+        if (k := shared_beginning(a, b)) > 0
+    ]
 
 
 def leaks(clips_of, pairs) -> list[str]:
@@ -91,7 +84,7 @@ def test_dynamic_rivals_share_their_clips_too():
             deciding = kimariji.dynamic_kimariji(a, read) - 1
             early = [c for c in clips_of(a) if c.first_kana < deciding]
             for b in unread:
-                if b != a and _shared(a, b) >= deciding:
+                if b != a and shared_beginning(a, b) >= deciding:
                     assert early == [c for c in clips_of(b) if c.first_kana < deciding]
 
 
