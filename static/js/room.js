@@ -2,6 +2,7 @@
 // URL with a copy button, start with CPU, resign / leave, invite again, the notice
 // when the CPU plays for an absent player, and the way to the next game.
 
+import { AwayMarks } from "./away.js";
 import { seatName } from "./seats.js";
 import * as telemetry from "./telemetry.js";
 import { cap, fmt } from "./text.js";
@@ -25,6 +26,8 @@ export class Room {
     // page: a reload is a new page and a new connection, never a new game).
     this.connectReported = false;
     if (!this.root) return;
+    this.away = new AwayMarks(document, cap(this.S.away));
+    this.away.adopt($(this.root, "[data-room-cpu-notice]"));
     const on = (sel, handler) => $(this.root, sel)?.addEventListener("click", handler);
     on("[data-room-start]", () => client.room("start"));
     on("[data-room-resign]", () => client.room("resign"));
@@ -123,10 +126,11 @@ export class Room {
     $(this.root, "[data-room-invite-again]").hidden = !(friend && yours.length);
     $(this.root, "[data-room-next]").hidden = !match.next_match;
     this.cpuNotice(match);
+    this.away.update(match);
   }
 
   cpuNotice(match) {
-    const notice = $(this.root, "[data-room-cpu-notice]");
+    const notice = document.querySelector("[data-room-cpu-notice]");
     clearInterval(this.countdown);
     const seat = match.seats.find((s) => match.to_act.includes(s.index) && s.kind !== "cpu" && s.taken && !s.connected);
     if (!seat || match.mode !== "friend" || match.status !== "playing") {

@@ -11,6 +11,7 @@ import pytest
 
 from games.bakudan import engine
 from games.bakudan import number as game_number
+from tests.support.viewport import in_viewport
 
 pytestmark = pytest.mark.browser
 
@@ -345,3 +346,26 @@ def test_friend_room_each_screen_shows_only_its_own_hand(asgi_server, chromium):
     assert errors == []
     host_ctx.close()
     guest_ctx.close()
+
+
+def test_a_friend_who_drops_out_is_marked_by_their_seat_on_screen(asgi_server, chromium):
+    """Issue 26: the away state is on the board, in the viewport, not in the room panel
+    below the fold."""
+    host_ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    guest_ctx = chromium.new_context(viewport=PHONE)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    host.goto(f"{asgi_server.url}/en/bakudan/")
+    host.select_option("#id_players", "2")
+    host.click("button[name=play_mode][value=friend]")
+    host.wait_for_selector("[data-room-invite]:not([hidden])")
+    guest.goto(host.input_value("[data-invite-url]"))
+    guest.click("[data-join]")
+    guest.wait_for_url(re.compile(r"/play/[0-9a-f-]+/$"))
+    host.wait_for_selector("[data-seats] tr[data-seat='1']")
+    assert host.locator("[data-away-mark]").count() == 0  # both here: no mark
+    guest_ctx.close()
+    host.wait_for_selector("[data-seat='1'] [data-away-mark='1']")
+    assert host.inner_text("[data-away-mark='1']") == "Connection lost"
+    host.evaluate("window.scrollTo(0, 0)")
+    assert in_viewport(host, "[data-away-mark='1']")
+    host_ctx.close()

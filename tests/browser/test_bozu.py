@@ -8,6 +8,7 @@ import re
 import pytest
 
 from tests.support.server import AsgiServer
+from tests.support.viewport import in_viewport
 
 pytestmark = pytest.mark.browser
 
@@ -138,7 +139,8 @@ def test_friend_match_two_browsers_then_cpu_takes_an_absent_seat(
     server.start()
     try:
         # Japanese browsers (a first visit follows Accept-Language; the texts below are ja).
-        host_ctx = chromium.new_context(viewport=DESKTOP, locale="ja-JP")
+        # 800 px high: the room panel is below the fold there (issue 26).
+        host_ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="ja-JP")
         host_ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
         guest_ctx = chromium.new_context(viewport=DESKTOP, locale="ja-JP")
         host = host_ctx.new_page()
@@ -181,6 +183,11 @@ def test_friend_match_two_browsers_then_cpu_takes_an_absent_seat(
                 host.keyboard.press("Enter")
             host.wait_for_timeout(200)
         assert "CPU" in host.inner_text("[data-room-cpu-notice]")
+        # Both are on the board, on the screen: the mark by blue's seat and the notice.
+        assert host.inner_text("[data-seat='1'] [data-away-mark='1']") == "接続が切れています"
+        host.evaluate("window.scrollTo(0, 0)")
+        for selector in ("[data-away-mark='1']", "[data-room-cpu-notice]"):
+            assert in_viewport(host, selector), selector
         play_to_the_end_by_keyboard(host)  # ends only if the CPU plays blue's turns
         assert host.locator("[data-result-places] li").count() == 3
         host_ctx.close()

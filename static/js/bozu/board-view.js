@@ -43,6 +43,7 @@ export class BoardView {
       const area = document.createElement("div");
       area.className = `seat-area seat-pos-${seat} of-${view.players}`;
       area.dataset.seat = seat;
+      area.dataset.awaySlot = seat;
       if (seat === view.to_act && !view.over) area.classList.add("to-act");
       const top = view.hands[seat][view.hands[seat].length - 1];
       const stack = document.createElement("div");
