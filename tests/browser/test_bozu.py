@@ -77,6 +77,15 @@ def test_page_menu_sections_and_figures(asgi_server, poems_in_db, watched):
     assert "2" in page.inner_text("[data-player-count]")
     page.select_option("#id_players", "4")
     assert page.inner_text("[data-figures]") == served  # page.js shows the server's strings
+    # "Chosen" looks one way in every segmented choice, a column (Semimaru) or a row (emperor).
+    chosen = page.evaluate(
+        """() => ["semimaru", "emperor"].map((name) => {
+            const label = document.querySelector(`#id_${name} + .segmented input:checked + label`);
+            const s = getComputedStyle(label);
+            return [s.backgroundColor, s.color, s.fontWeight, s.boxShadow];
+        })"""
+    )
+    assert chosen[0] == chosen[1], chosen
     hreflang = page.locator("link[rel=alternate]").evaluate_all("ls => ls.map(l => l.hreflang)")
     assert {"ja", "en", "zh-Hans"} <= set(hreflang)
     assert watched.axe_violations() == []
