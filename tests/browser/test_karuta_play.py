@@ -9,10 +9,12 @@ game to a minute or two.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
@@ -419,3 +421,38 @@ def test_play_screens_in_three_languages(asgi_server, watched, prefix, lang):
     watched.screenshot(f"karuta-chirashi-{lang}-phone")
     assert watched.axe_violations() == []
     assert watched.errors == []
+
+
+def test_a_refused_touch_is_said_and_the_find_hint_goes_with_its_poem(asgi_server, watched):
+    """Issue 26: a touch too fast to be a reaction (before the first kana every card is a
+    guess) is refused with a message by the reading; what was typed in the find box is
+    cleared when the next poem is read."""
+    page = watched.page
+    start(page, asgi_server.url, prefix="/en/", mode="chirashi", players="2")
+    page.wait_for_function("window.karutaPlay.view().phase === 'reading'")
+    assert page.is_hidden("[data-touch-refused]")
+    for _attempt in range(4):
+        v = view(page)
+        if active(v) and clock(page) < 0:
+            page.locator(f".kcard[data-card='{field_of(v)[0]}']").focus()
+            # Take it at the reading's t = 0, polled in the page (a round trip could miss
+            # the 100 ms); a busy page that came too late tries again on a later reading.
+            page.evaluate(
+                """() => new Promise((done) => { const poll = () => {
+                    if (window.karutaPlay.clock() < 0) { setTimeout(poll, 1); return; }
+                    document.activeElement.click();  // what Enter on the focused card does
+                    done(); }; poll(); })"""
+            )
+            with contextlib.suppress(PlaywrightTimeout):
+                page.wait_for_selector("[data-touch-refused]:not([hidden])", timeout=3000)
+                break
+        wait_new_state(page, v["reading"]["number"], "reading", timeout=30)
+    assert "refused" in page.inner_text("[data-touch-refused]")
+    help_text = page.inner_text("[data-jump-help]")
+    page.fill("[data-jump]", "a")
+    assert page.inner_text("[data-jump-help]") != help_text  # "n cards begin with a"
+    wait_new_state(page, v["reading"]["number"], "reading", timeout=30)
+    page.wait_for_function("document.querySelector('[data-jump]').value === ''")
+    assert page.inner_text("[data-jump-help]") == help_text
+    assert page.is_hidden("[data-touch-refused]")
+    assert watched.axe_violations() == []

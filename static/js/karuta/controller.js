@@ -260,7 +260,12 @@ export class KarutaController {
     if (view.phase !== "memorise") { this.memoriseEnd = null; this.readySent = false; }
     // A resigned match reads no further: its last view stays, without a reading.
     const r = this.resigned() === null ? view.reading : null;
-    if (r && (!this.cur || this.cur.number !== r.number)) { ui.speech.cancel(); this.cur = startReading(r, readingBase(frame.at, r)); }
+    if (r && (!this.cur || this.cur.number !== r.number)) {
+      ui.speech.cancel();
+      if (this.lastReading !== undefined && this.lastReading !== r.number) ui.panel.newReading();
+      this.lastReading = r.number;
+      this.cur = startReading(r, readingBase(frame.at, r));
+    }
     else if (r && this.cur) { this.cur.r = r; this.cur.base = readingBase(frame.at, r); this.keepOwn(r); }
     if (!r) { if (this.cur) ui.speech.cancel(); this.cur = null; }
     ui.awake?.want(this.watching());
@@ -331,6 +336,7 @@ export class KarutaController {
 
   onError(error) {
     this.ui.panel.log(error.message);
+    if (error.code === "impossible_touch") this.ui.panel.showRefusal(error.message);
     // A refused touch (e.g. too fast to be a reaction) is not ours to keep showing.
     if (this.cur?.mine && error.ref) this.cur.mine = this.cur.mine.filter((touch) => touch.id !== error.ref);
     if (error.view && !this.frames.length) {
