@@ -257,6 +257,12 @@ def test_keyboard_snatch_target_choice_and_bomb_placement(asgi_server, watched):
     for _ in range(3):
         page.keyboard.press("Tab")
     assert page.evaluate(focused, "[data-place-n]")
+    # A position beyond the deck is refused, and the page says why (issue 26).
+    page.keyboard.press("Control+A")
+    page.keyboard.type("99")
+    page.keyboard.press("Enter")
+    assert re.search(r"1\D+\d+", page.inner_text("[data-panel-error]")), "no reason given"
+    assert wait_phase(page, "place") == "place" and page.evaluate(focused, "[data-place-n]")
     page.keyboard.press("Control+A")
     page.keyboard.type("3")
     before = seq(page)
