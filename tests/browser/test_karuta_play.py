@@ -16,6 +16,8 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.support.wake_lock import FAKE_WAKE_LOCK
+
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
@@ -262,6 +264,8 @@ def test_competitive_game_by_keyboard_with_otetsuki_and_a_send(asgi_server, watc
         for i in range(2)
     }
     assert shown == {0: scores[0], 1: scores[1]}
+    # The chart counts cards left, so the winner's bar is the empty one: it says so.
+    assert page.locator("[data-result-chart] .score-caption").is_visible()
     from games.karuta import engine
 
     state = engine.load(result.state)
@@ -330,6 +334,7 @@ def test_chirashi_with_two_cpus_to_the_end(asgi_server, watched):
 
 def test_solo_practice_summary_and_slowest_20(asgi_server, watched):
     page = watched.page
+    page.add_init_script(FAKE_WAKE_LOCK)
     start(page, asgi_server.url, prefix="/en/", mode="solo")
     page.wait_for_function("window.karutaPlay.view().phase === 'reading'")
     deadline = time.monotonic() + 240
@@ -363,6 +368,9 @@ def test_solo_practice_summary_and_slowest_20(asgi_server, watched):
     v = view(page)
     assert v["phase"] == "over" and len(v["records"]) == 20
     page.wait_for_selector("[data-solo-summary]:not([hidden])")
+    # A game that ended by itself lets the screen sleep, as a stopped one does (issue 26).
+    page.wait_for_function("() => window.__wake.at(-1) === 'release'")
+    assert page.evaluate("window.__wake") == ["request screen", "release"]
     assert page.locator("[data-solo-chart] svg rect.bar").count() == 20
     assert page.locator("[data-solo-chart] svg rect.bar.missed").count() == 1
     assert page.locator("[data-solo-chart] svg rect.bar.wrong").count() == 1
