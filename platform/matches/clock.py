@@ -1,8 +1,9 @@
 """Turn clocks, presence and due times: pure arithmetic over a match, its seats and the
 game's state (no database, no clock of its own: `now` is handed in). Its settings too.
 
-Where is the 45 s rule? `seat_due`: an absent human's turn is due once the grace, minus the
-away time of their earlier turns, has passed since max(their turn began, they went away).
+Where is the 45 s rule? `takeover_at`: an absent human's turn is due once the grace, minus
+the away time of their earlier turns, has passed since max(their turn began, they went
+away); in a timed game (karuta), whose readings come and go, 45 s after they went away.
 """
 
 from __future__ import annotations
@@ -64,6 +65,26 @@ def seat_due(
     return _due(match, game, seat, now, state)[0]
 
 
+def takeover_at(
+    match: Match, game: Game, seat: Seat, now: datetime, since: datetime | None = None
+) -> datetime | None:
+    """When the server starts to play for an absent person (None while they are here, or,
+    in a turn-based game, while it is not their turn: `since`, when it began, is needed).
+    A turn-based game counts their own turns' time; a timed game's readings come and go
+    (a seat leaves to_act between them, and at every send), so it counts from the drop:
+    the rule then means what it says, 45 s after they went away, whatever the readings do."""
+    gone = absent_since(match, seat, now)
+    if gone is None:
+        return None
+    if game.realtime:
+        return gone + timedelta(milliseconds=disconnect_grace_ms())
+    since = since or turn_since(match, seat.index)
+    if since is None:
+        return None
+    remaining = max(0, disconnect_grace_ms() - seat.away_ms)
+    return max(since, gone) + timedelta(milliseconds=remaining)
+
+
 def _base_due(match: Match, game: Game, seat: Seat, now: datetime) -> datetime | None:
     since = turn_since(match, seat.index) or now
     # Pacing counts from the last move, so a CPU's second draw in a row is paced too.
@@ -71,12 +92,8 @@ def _base_due(match: Match, game: Game, seat: Seat, now: datetime) -> datetime |
     paced = max(since, last_move) + cpu_delay(game)
     if seat.is_cpu:
         return paced
-    gone = absent_since(match, seat, now)
-    if gone is None:
-        return None
-    start = max(since, gone)
-    remaining = max(0, disconnect_grace_ms() - seat.away_ms)
-    return max(start + timedelta(milliseconds=remaining), paced)
+    takeover = takeover_at(match, game, seat, now, since)
+    return None if takeover is None else max(takeover, paced)
 
 
 def _due(

@@ -19,7 +19,7 @@ from django.utils import timezone, translation
 
 from gamekit import events as game_events
 from matches import release, snapshots
-from matches.clock import absent_since
+from matches.clock import absent_since, takeover_at
 from matches.log import get_game
 from matches.models import Action, Match, Seat
 from matches.snapshots import Snapshot
@@ -72,6 +72,9 @@ def viewer_seat(
 
 
 def seat_public(match: Match, seat: Seat, held: Iterable[int], now: datetime) -> dict[str, Any]:
+    # For a person away: in how many ms the CPU plays for them (the 45 s rule), when known.
+    human = seat.is_taken and not seat.is_cpu
+    takeover = takeover_at(match, get_game(match), seat, now) if human else None
     return {
         "index": seat.index,
         "colour": seat.colour,
@@ -79,6 +82,9 @@ def seat_public(match: Match, seat: Seat, held: Iterable[int], now: datetime) ->
         "cpu_level": seat.cpu_level if seat.is_cpu else None,
         "taken": seat.is_taken,
         "connected": seat.is_cpu or (seat.is_taken and absent_since(match, seat, now) is None),
+        "cpu_in_ms": (
+            None if takeover is None else max(0, int((takeover - now).total_seconds() * 1000))
+        ),
         "owner": seat.is_owner,
         "yours": seat.index in held,
     }

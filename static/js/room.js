@@ -132,18 +132,24 @@ export class Room {
   cpuNotice(match) {
     const notice = document.querySelector("[data-room-cpu-notice]");
     clearInterval(this.countdown);
-    const seat = match.seats.find((s) => match.to_act.includes(s.index) && s.kind !== "cpu" && s.taken && !s.connected);
+    // The away seat to act, or one whose takeover is counting down between its turns (a
+    // timed game: karuta's readings come and go, the 45 s run from the drop).
+    const seat = match.seats.find((s) => s.kind !== "cpu" && s.taken && !s.connected
+      && (match.to_act.includes(s.index) || Number.isFinite(s.cpu_in_ms)));
     if (!seat || match.mode !== "friend" || match.status !== "playing") {
       notice.hidden = true;
       return;
     }
     notice.hidden = false;
     const [soon, now] = match.on_leave === "out" ? [this.S.outSoon, this.S.outNow] : [this.S.cpuSoon, this.S.cpuNow];
-    if (match.due_in_ms === null) {
+    // The seat's own countdown (the 45 s rule), not the server's next move: in karuta that
+    // is the judge closing each reading, which made the countdown start again every poem.
+    const inMs = Number.isFinite(seat.cpu_in_ms) ? seat.cpu_in_ms : match.due_in_ms;
+    if (inMs === null || inMs === undefined) {
       notice.textContent = fmt(now, { seat: this.seatName(seat.index) });
       return;
     }
-    const due = Date.now() + match.due_in_ms;
+    const due = Date.now() + inMs;
     const tick = () => {
       const left = Math.max(0, Math.ceil((due - Date.now()) / 1000));
       notice.textContent = left > 0
