@@ -115,8 +115,9 @@ export class BoardView {
     ghost.style.top = `${a.y}px`;
     this.surface.append(ghost);
     this.animate(ghost, [
-      { transform: "translate(-50%, -50%) translateZ(2rem)" },
-      { transform: `translate(calc(-50% + ${b.x - a.x}px), calc(-50% + ${b.y - a.y}px)) translateZ(2rem)` },
+      // Lifted by its size, not translateZ: the table is flat (play.css says why).
+      { transform: "translate(-50%, -50%) scale(1.12)" },
+      { transform: `translate(calc(-50% + ${b.x - a.x}px), calc(-50% + ${b.y - a.y}px)) scale(1.12)` },
     ], { duration: 520, easing: "cubic-bezier(.3,.7,.3,1)" }).finished.then(() => ghost.remove(), () => ghost.remove());
   }
 
