@@ -11,6 +11,7 @@ import pytest
 
 from games.bakudan import engine
 from games.bakudan import number as game_number
+from tests.support.rooms import join_by_invitation
 from tests.support.viewport import in_viewport
 
 pytestmark = pytest.mark.browser
@@ -363,10 +364,7 @@ def test_a_friend_who_drops_out_is_marked_by_their_seat_on_screen(asgi_server, c
     host.goto(f"{asgi_server.url}/en/bakudan/")
     host.select_option("#id_players", "2")
     host.click("button[name=play_mode][value=friend]")
-    host.wait_for_selector("[data-room-invite]:not([hidden])")
-    guest.goto(host.input_value("[data-invite-url]"))
-    guest.click("[data-join]")
-    guest.wait_for_url(re.compile(r"/play/[0-9a-f-]+/$"))
+    join_by_invitation(host, guest)
     host.wait_for_selector("[data-seats] tr[data-seat='1']")
     assert host.locator("[data-away-mark]").count() == 0  # both here: no mark
     guest_ctx.close()

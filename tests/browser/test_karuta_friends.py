@@ -14,6 +14,7 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.support.rooms import join_by_invitation
 from tests.support.server import AsgiServer
 from tests.support.viewport import in_viewport
 
@@ -131,10 +132,7 @@ def test_a_friend_who_drops_out_is_marked_on_the_board(asgi_server, chromium):
     host.select_option("#id_poem_set", "1")
     host.select_option("#id_memorise_seconds", "0")
     host.click("button[data-play-mode=friend]")
-    host.wait_for_selector("[data-room-invite]:not([hidden])")
-    guest.goto(host.input_value("[data-invite-url]"))
-    guest.click("[data-join]")
-    guest.wait_for_url(re.compile(r"/play/[0-9a-f-]+/$"))
+    join_by_invitation(host, guest)
     host.wait_for_function("window.karutaPlay?.view()?.phase === 'reading'")
     assert host.locator("[data-away-mark]").count() == 0
     guest_ctx.close()
