@@ -134,7 +134,8 @@ def test_a_friend_who_drops_out_is_marked_on_the_board(asgi_server, chromium):
     host.click("button[data-play-mode=friend]")
     join_by_invitation(host, guest)
     host.wait_for_function("window.karutaPlay?.view()?.phase === 'reading'")
-    assert host.locator("[data-away-mark]").count() == 0
+    # Once the guest's page is connected, nobody is away: no mark.
+    host.wait_for_function("() => !document.querySelector('[data-away-mark]')")
     guest_ctx.close()
     host.wait_for_selector("[data-piles] [data-seat='1'] [data-away-mark='1']")
     host.wait_for_selector("[data-room-cpu-notice]:not([hidden])")
