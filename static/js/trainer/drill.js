@@ -1,7 +1,9 @@
 // A running drill: shows each question, times the answer from the moment it is shown,
-// grades it, updates and stores the poem's record, then shows the next question at once.
+// grades it and shows the next question at once; the poem's record is scheduled, stored and
+// drawn in the grid once that frame is out (issue 28: < 16 ms of script per answer).
 import * as telemetry from "../telemetry.js";
 import { fmt } from "../text.js";
+import { afterFrame } from "./after-frame.js";
 import { AGAIN } from "./grade.js";
 import { review } from "./schedule.js";
 import { DRILL_CODES, judge, playOrder, question } from "./session.js";
@@ -26,6 +28,9 @@ export function startDrill(app, { drill, cards, clockMs = null }) {
   let timer = null;
   let done = false;
   let wait = null;
+  const later = afterFrame();
+  const onHidden = () => document.hidden && later.flush();
+  document.addEventListener("visibilitychange", onHidden);
 
   $("summary").hidden = true;
   $("drill").hidden = false;
@@ -56,10 +61,13 @@ export function startDrill(app, { drill, cards, clockMs = null }) {
     results.push({ n: q.n, correct: verdict.correct, ms });
     if (!reviewed.has(q.n)) {
       reviewed.add(q.n);
-      const record = review(app.records.get(q.n), { rating: verdict.rating, ms, now, chosen: verdict.chosen });
-      app.records.set(q.n, record);
-      app.onRecord(record);
-      app.store.save(record, [now, q.n, verdict.rating, Math.round(ms), DRILL_CODES[drill]]).catch(() => {});
+      const { n } = q;
+      later.add(() => {
+        const record = review(app.records.get(n), { rating: verdict.rating, ms, now, chosen: verdict.chosen });
+        app.records.set(n, record);
+        app.onRecord(record);
+        app.store.save(record, [now, n, verdict.rating, Math.round(ms), DRILL_CODES[drill]]).catch(() => {});
+      });
     }
     const poem = app.byN.get(q.n);
     $("drill-feedback").textContent = verdict.correct
@@ -82,6 +90,8 @@ export function startDrill(app, { drill, cards, clockMs = null }) {
   function finish() {
     if (done) return;
     done = true;
+    later.flush(); // the summary and the grid count every answer
+    document.removeEventListener("visibilitychange", onHidden);
     clearInterval(timer);
     clearTimeout(wait);
     $("drill").hidden = true;

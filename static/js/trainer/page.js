@@ -24,12 +24,10 @@ async function main() {
   const lengths = staticLengths(data.poems);
   const byN = indexPoems(data, lengths);
   const sets = buildSets(data, lengths);
-  performance.mark("trainer-data"); // the bench's breakdown: poems read, sets computed
-  const store = resilient(await opening, (reason) => storageNote(reason));
   const app = {
     byN,
     msg,
-    store,
+    store: null, // once IndexedDB is open: the menu and the keys are wired while it opens
     rand: mulberry32((Math.random() * 2 ** 32) >>> 0),
     records: new Map(),
     drill: null,
@@ -42,10 +40,9 @@ async function main() {
     note.textContent = msg.sessionOnly[reason];
     note.hidden = false;
   }
-  if (!store.persistent) storageNote(store.reason);
 
   async function load() {
-    const saved = await store.load();
+    const saved = await app.store.load();
     app.records = new Map([...byN.keys()].map((n) => [n, saved.get(n) ?? newRecord(n)]));
   }
 
@@ -111,8 +108,12 @@ async function main() {
     app.drill?.answer({ typed: $("drill-input").value });
   });
   wireKeys(app);
-  wireData(app, { reload: async () => { await load(); refresh(); } });
+  performance.mark("trainer-data"); // the bench's breakdown: poems read, sets computed, menu wired
 
+  const store = resilient(await opening, (reason) => storageNote(reason));
+  app.store = store;
+  if (!store.persistent) storageNote(store.reason);
+  wireData(app, { reload: async () => { await load(); refresh(); } });
   await load();
   performance.mark("trainer-store"); // progress read
   refresh();
