@@ -12,7 +12,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from games.karuta import trainer_data
+from games.karuta import trainer_data, trainer_voice
 from pages import kimariji_list
 
 
@@ -96,6 +96,7 @@ def trainer(request):
         {
             "trainer_json": kimariji_list.script_json(trainer_data.page_data()),
             "trainer_messages": messages(),
+            "trainer_voice": trainer_voice.kimariji_clips(),
         },
     )
 

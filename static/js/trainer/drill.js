@@ -11,10 +11,12 @@ import { drawQuestion } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
 const seconds = (ms) => (ms / 1000).toFixed(1);
+const HEARD = new Set(["choose", "tori-type"]); // the kimariji → card drills read it aloud
 const FEEDBACK_MS = 900; // a wrong answer stays on screen this long with the right card shown
 
 /**
- * Run one drill. `app` holds { byN, records, store, msg, rand, onRecord(record), onEnd() }.
+ * Run one drill. `app` holds { byN, records, store, msg, rand, voice, voiceOn(), onRecord(record),
+ * onEnd() }.
  * Returns { answer(input), stop() } for the keyboard and buttons.
  */
 export function startDrill(app, { drill, cards, clockMs = null }) {
@@ -44,6 +46,16 @@ export function startDrill(app, { drill, cards, clockMs = null }) {
     $("drill-progress").textContent = fmt(app.msg.progress, { i: index + 1, n: clockMs ? "∞" : order.length });
     drawQuestion(q, app.byN, app.msg);
     shownAt = performance.now();
+    if (HEARD.has(drill)) say(q.n);
+  }
+
+  // The kimariji is heard as it is shown (muted: nothing is fetched); for tests, which
+  // clips played.
+  function say(n) {
+    if (!app.voice?.available || !app.voiceOn()) return;
+    app.voice.play(n).then((urls) => {
+      if (urls.length) document.dispatchEvent(new CustomEvent("trainer:voiced", { detail: { n, urls } }));
+    });
   }
 
   function tick() {
@@ -91,6 +103,7 @@ export function startDrill(app, { drill, cards, clockMs = null }) {
     if (done) return;
     done = true;
     later.flush(); // the summary and the grid count every answer
+    app.voice?.stop();
     document.removeEventListener("visibilitychange", onHidden);
     clearInterval(timer);
     clearTimeout(wait);

@@ -10,11 +10,24 @@ import { buildSets, findSet, sessionCards } from "./sets.js";
 import { openStore, resilient } from "./store.js";
 import { dueText, drawCell, drawGrid, drawMissed, drawSetMenu } from "./view.js";
 import { wireKeys } from "./keyboard.js";
+import { isMuted, kimarijiVoice, setMuted } from "./voice.js";
 
 const $ = (id) => document.getElementById(id);
 const json = (id) => JSON.parse($(id).textContent);
 
 const startOfToday = (now) => new Date(now).setHours(0, 0, 0, 0);
+
+function wireVoiceToggle(app) {
+  const toggle = $("voice-toggle");
+  toggle.hidden = !app.voice.available;
+  toggle.setAttribute("aria-pressed", String(!isMuted()));
+  toggle.addEventListener("click", () => {
+    const muted = !isMuted();
+    setMuted(muted);
+    toggle.setAttribute("aria-pressed", String(!muted));
+    if (muted) app.voice.stop();
+  });
+}
 
 async function main() {
   performance.mark("trainer-start");
@@ -31,6 +44,8 @@ async function main() {
     rand: mulberry32((Math.random() * 2 ** 32) >>> 0),
     records: new Map(),
     drill: null,
+    voice: kimarijiVoice(json("trainer-voice")),
+    voiceOn: () => !isMuted(),
     onRecord(record) { drawCell(byN.get(record.n), record, Date.now(), msg); },
     onEnd() { app.drill = null; refresh(); },
   };
@@ -108,6 +123,7 @@ async function main() {
     app.drill?.answer({ typed: $("drill-input").value });
   });
   wireKeys(app);
+  wireVoiceToggle(app);
   performance.mark("trainer-data"); // the bench's breakdown: poems read, sets computed, menu wired
 
   const store = resilient(await opening, (reason) => storageNote(reason));
