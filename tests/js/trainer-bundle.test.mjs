@@ -18,4 +18,5 @@ test("the bundle holds the whole page: no import is left to fetch", () => {
   assert.doesNotMatch(text, /\bimport\s*[{*\w][^;]*?from\s*["']/);
   assert.doesNotMatch(text, /\bimport\s*\(/);
   assert.match(text, /trainer-ready/);
+  assert.match(text, /\[data-telemetry-switch\]/, "telemetry.js is in it: the page's switch is bound from here");
 });

@@ -91,6 +91,8 @@ def test_the_page_loads_its_one_built_script(client):
     scripts = re.findall(r'<script type="module" src="([^"]+)"', html)
     assert any(s.startswith("/static/dist/trainer") for s in scripts)
     assert "js/trainer/" not in html
+    assert "js/telemetry" not in html  # in the bundle, which binds the switch itself
+    assert "data-telemetry-switch" in html
 
 
 @pytest.mark.parametrize(("prefix", "lang"), LANGUAGES)
