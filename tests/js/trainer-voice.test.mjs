@@ -59,3 +59,14 @@ test("no table (the voice not built) or no Web Audio: nothing to offer", async (
   assert.equal(kimarijiVoice(TABLE, { Context: undefined }).available, false);
   assert.deepEqual(await kimarijiVoice(TABLE, { Context: undefined }).play(1), []);
 });
+
+test("preload fetches and decodes a poem's clips ahead, and plays nothing", () => withFetch(async (fetched) => {
+  const audio = fakeAudio();
+  const voice = kimarijiVoice(TABLE, { Context: audio.Context });
+  voice.preload(87);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(fetched, ["/d.mp3"]);
+  assert.deepEqual(audio.started, []);
+  assert.deepEqual(await voice.play(87), ["/d.mp3"]);
+  assert.deepEqual(fetched, ["/d.mp3"], "played from what was fetched ahead");
+}));

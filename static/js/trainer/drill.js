@@ -34,6 +34,7 @@ export function startDrill(app, { drill, cards, clockMs = null }) {
   const onHidden = () => document.hidden && later.flush();
   document.addEventListener("visibilitychange", onHidden);
 
+  if (HEARD.has(drill) && app.voice?.available && app.voiceOn()) app.voice.prepare();
   $("summary").hidden = true;
   $("drill").hidden = false;
   $("drill-feedback").textContent = "";
@@ -46,16 +47,19 @@ export function startDrill(app, { drill, cards, clockMs = null }) {
     $("drill-progress").textContent = fmt(app.msg.progress, { i: index + 1, n: clockMs ? "∞" : order.length });
     drawQuestion(q, app.byN, app.msg);
     shownAt = performance.now();
-    if (HEARD.has(drill)) say(q.n);
+    const { n } = q;
+    const upcoming = order[index + 1];
+    if (HEARD.has(drill)) later.add(() => say(n, upcoming));
   }
 
-  // The kimariji is heard as it is shown (muted: nothing is fetched); for tests, which
-  // clips played.
-  function say(n) {
-    if (!app.voice?.available || !app.voiceOn()) return;
+  // The kimariji is heard once its card is drawn, and the next card's clips are fetched
+  // meanwhile (muted: nothing is fetched); for tests, which clips played.
+  function say(n, upcoming) {
+    if (done || !app.voice?.available || !app.voiceOn()) return;
     app.voice.play(n).then((urls) => {
       if (urls.length) document.dispatchEvent(new CustomEvent("trainer:voiced", { detail: { n, urls } }));
     });
+    if (upcoming != null) app.voice.preload(upcoming);
   }
 
   function tick() {

@@ -37,20 +37,31 @@ export function kimarijiVoice(table, { Context = globalThis.AudioContext } = {})
     for (const source of sources) source.stop();
     sources = [];
   };
+  // Made inside the click or key that starts a drill: a browser lets audio start there.
+  const prepare = () => {
+    if (!Context) return false;
+    context ??= new Context();
+    loader ??= new ClipLoader(context);
+    if (context.state === "suspended") context.resume().catch(() => {});
+    return true;
+  };
+  const load = (chain) => Promise.all(chain.map(([url]) => loader.load({ id: url, url })));
   return {
     available: Boolean(Context) && Object.keys(table).length > 0,
+    prepare,
     stop,
+    /** Fetch and decode a poem's clips ahead (the next card's), playing nothing. */
+    preload(n) {
+      if (table[n]?.length && prepare()) load(table[n]).catch(() => {});
+    },
     async play(n) {
       const chain = table[n];
       stop();
-      if (!chain?.length || !Context) return [];
+      if (!chain?.length || !prepare()) return [];
       const mine = turn;
-      context ??= new Context();
-      loader ??= new ClipLoader(context);
-      if (context.state === "suspended") context.resume().catch(() => {});
       let buffers;
       try {
-        buffers = await Promise.all(chain.map(([url]) => loader.load({ id: url, url })));
+        buffers = await load(chain);
       } catch {
         return []; // not fetched (offline before it was ever heard): the card is still shown
       }
