@@ -23,7 +23,7 @@ from django.db import DatabaseError, InterfaceError
 from django.utils import translation
 
 from gamekit import GameError
-from matches import handshake, protocol, release, services, snapshots
+from matches import handshake, protocol, services, snapshots
 from matches.dbcall import db_call
 from matches.driver import driver
 from matches.errors import MatchError, message_for
@@ -122,7 +122,7 @@ class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
             self.dropped_flush.cancel()
         if self.joined:
             driver.closed(self.match_id, self.held)
-            release.timers.unwatch(self.match_id, self)
+            driver.unwatch(self.match_id, self)
             with contextlib.suppress(Exception):  # the layer may be down: nothing to undo
                 await self.channel_layer.group_discard(
                     services.group_name(self.match_id), self.channel_name
@@ -221,7 +221,7 @@ class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
         self.joined = True
         self.sent_seq = since
         driver.opened(self.match_id, held)
-        release.timers.watch(self.match_id, self)
+        driver.watch(self.match_id, self)
         try:
             await self.channel_layer.group_add(
                 services.group_name(self.match_id), self.channel_name

@@ -11,6 +11,7 @@ and tests call `services.X`; nothing inside the match layer imports this module.
 
 from __future__ import annotations
 
+from matches.autoplay import advance, cpu_move, due_matches, sweep
 from matches.broadcast import (
     collecting_notices,
     notice,
@@ -29,7 +30,7 @@ from matches.clock import (
 )
 from matches.log import get_game, replay
 from matches.models import group_name
-from matches.moves import MOVE_FIELDS, Applied, advance, cpu_move, due_matches, submit_action, sweep
+from matches.moves import MOVE_FIELDS, Applied, submit_action
 from matches.presence import expire_leases, heartbeat, presence, renew_leases
 from matches.rooms import (
     create_match,
