@@ -7,7 +7,7 @@ change when another seat moves). It depends only on the match, its seq, the seat
 level, so it is remembered per process under exactly that key. The move path plans before it
 takes the lock (`prepare`: moves._plan_ahead, moves._move_ahead); code under the lock only
 looks plans up (`planned`), and a move that finds its plan missing there gives the lock back,
-plans and tries again (moves.advance). A plan is only a value: whether it is played is still
+plans and tries again (autoplay.advance). A plan is only a value: whether it is played is still
 decided under the lock against the expected seq, so a CPU move is applied at most once
 whoever planned it.
 """
@@ -62,7 +62,7 @@ def planned(match: Any, index: int, level: str) -> dict[str, Any] | None:
 
 def prepare(game: Game, match: Any, state: Any, seats: Iterable[Any], default_level: str) -> None:
     """Plan, now (outside any lock), for the CPU seats to act in `state` at `match.seq`. (A
-    person away past the grace is planned for when their move is picked: moves.advance.)"""
+    person away past the grace is planned for when their move is picked: autoplay.advance.)"""
     if match.status != "playing" or not game.cpu_levels or state is None:
         return
     to_act = set(game.to_act(state))
