@@ -240,9 +240,7 @@ class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
         await self.push(force=True, min_seq=seq)
 
     def _authorise(self, token: str | None) -> list[int]:
-        from matches.models import Match
-
-        if not Match.objects.known(self.match_id):
+        if not services.known(self.match_id):
             raise MatchError("not_found")
         return services.token_seats(self.match_id, token)
 

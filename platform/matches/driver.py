@@ -29,7 +29,6 @@ from typing import Any
 
 from matches import services
 from matches.dbcall import db_call
-from matches.models import Match
 
 log = logging.getLogger(__name__)
 
@@ -227,7 +226,7 @@ class LocalDriver:
             return  # its on_commit notice re-arms the timers
         # Someone else moved (another process, a Celery worker whose notice may not
         # reach this process) or nothing was due yet: re-announce where the match is.
-        row = await db_call(Match.objects.standing)(match_id)
+        row = await db_call(services.standing)(match_id)
         if row is None:
             return
         # A new tag each time: every process reads the match again (and re-arms its timer).
