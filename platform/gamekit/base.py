@@ -148,6 +148,10 @@ class GameError(ValueError):
     # and the error's `reason`, if it has one): for refusals that matter afterwards, such
     # as an impossible touch. Nothing personal goes in it.
     logged: ClassVar[bool] = False
+    # A logged refusal the other seats need not see at once (karuta's late pass: the server
+    # passed the seat already): its line is written without a frame to every socket, and
+    # reaches the others with their next frame.
+    quiet: ClassVar[bool] = False
 
 
 class InvalidActionError(GameError):

@@ -292,9 +292,12 @@ class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
         snap = None if self.layer_down else snapshots.peek(self.match_id)
         # The snapshot hears of other processes' moves through the layer: while it is down,
         # only the database knows the seq.
-        if snap is not None and self.sent_seq is not None and snap.match.seq <= self.sent_seq:
-            seq = snap.match.seq  # nothing new in this process: no database read
-        else:
+        seq = None
+        if snap is not None and self.sent_seq is not None:
+            told = snapshots.news_after(snap, self.sent_seq)
+            if told <= self.sent_seq:
+                seq = told  # nothing new in this process (a quiet line waits): no read
+        if seq is None:
             seq = await db_call(self._current_seq)()
         now = int(time.time() * 1000)
         self.link.ponged(now)

@@ -106,7 +106,7 @@ def submit_action(
             earlier = _logged(match_id, held, action_id)
             if earlier is None:
                 if getattr(exc, "logged", False):
-                    _record_refusal(match_id, exc)
+                    _record_refusal(match_id, exc, quiet=getattr(exc, "quiet", False))
                 raise
             return earlier
         if isinstance(decision, Applied):
@@ -205,9 +205,10 @@ def _duplicate(row: Action, held: list[int]) -> Applied:
     return Applied(row.seq, duplicate=True)
 
 
-def _record_refusal(match_id: Any, exc: Exception) -> None:
+def _record_refusal(match_id: Any, exc: Exception, quiet: bool = False) -> None:
     """A room line saying the game refused a seat's action, and why (its code and reason:
-    nothing personal, and nothing the seat did not know already)."""
+    nothing personal, and nothing the seat did not know already). `quiet`: no notice, so no
+    frame to every socket; the others get the line with their next frame."""
     event = {"type": "refused", "seat": getattr(exc, "seat", None), "code": exc.code}
     reason = getattr(exc, "reason", None)
     if isinstance(reason, str):
@@ -218,12 +219,12 @@ def _record_refusal(match_id: Any, exc: Exception) -> None:
             match,
             kind="room",
             seat=event["seat"],
-            action={"type": "refused"},
+            action={"type": "refused", "quiet": True} if quiet else {"type": "refused"},
             events=[event],
             actor=Action.Actor.HUMAN,
         )
         match.save(update_fields=["seq"])
-        after_commit(match)
+        after_commit(match, quiet=quiet)
 
 
 def _logged(match_id: Any, held: list[int], action_id: str | None) -> Applied | None:
