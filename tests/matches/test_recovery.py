@@ -280,16 +280,13 @@ def test_a_cpu_move_is_applied_once_across_two_servers_and_kill_9s(transactional
     due, three times over (a new server each time). Every CPU turn is played exactly once:
     one CPU move after each of the player's, and the log replays to the stored state."""
     need_services()
-    match, token = services.create_match("hiddenhand", {"players": 2, "turns": 30}, "cpu")
-    ws = f"/play/{match.id}/ws/"
     survivor = AsgiServer(extra_env=SETTINGS)
     # Started before: a player whose server died is back on the next one within moments
     # (their 45 s rule, 5 s here, must not play their turn meanwhile).
     doomed = [AsgiServer(extra_env=SETTINGS) for _kill in range(3)]
-    for server in (survivor, *doomed):
-        server.start()
 
-    async def run() -> None:
+    async def run(match_id: str, token: str) -> None:
+        ws = f"/play/{match_id}/ws/"
         watcher = Bot(survivor.ws_url + ws, None, name="watcher")
         await watcher.open()
         for kill, server in enumerate(doomed):
@@ -311,7 +308,11 @@ def test_a_cpu_move_is_applied_once_across_two_servers_and_kill_9s(transactional
             )
 
     try:
-        asyncio.run(run())
+        for server in (survivor, *doomed):
+            server.start()
+        # Made once the servers answer: the player's grace runs from the match's creation.
+        match, token = services.create_match("hiddenhand", {"players": 2, "turns": 30}, "cpu")
+        asyncio.run(run(str(match.id), token))
     finally:
         survivor.stop()
         for server in doomed:
