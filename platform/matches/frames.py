@@ -18,7 +18,7 @@ from typing import Any
 from django.utils import timezone, translation
 
 from gamekit import events as game_events
-from matches import release, snapshots
+from matches import snapshots, timed
 from matches.clock import absent_since, takeover_at
 from matches.log import get_game
 from matches.models import Action, Match, Seat
@@ -37,7 +37,7 @@ class Viewer:
     held: tuple[int, ...] = ()
     revealed: tuple[int, int] | None = None
     # The connection's one-way delay (ms, `latency.py`): a timed game's reading is sent that
-    # much earlier to it, so it arrives the same lead before it is due there (release.py).
+    # much earlier to it, so it arrives the same lead before it is due there (timed.py).
     owd: int | None = None
 
     @classmethod
@@ -183,7 +183,7 @@ def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None
         "match": room_info(match, seats, viewer.held, to_act, now, str(game.on_leave)),
     }
     if game.realtime:  # a timed game: the view as released now, `at` and `part`
-        release.timed_frame(frame, game, match, now, viewer.owd)
+        timed.timed_frame(frame, game, match, now, viewer.owd)
     if handoff is not None:
         frame["handoff"] = {"seat": handoff}
     if since is None or since > match.seq or match.seq - since > EVENTS_LIMIT:
