@@ -37,9 +37,22 @@ TIMING_MODULES = {
 
 
 def pytest_itemcollected(item):
-    """Mark the tests of TIMING_MODULES `timing` as they are collected, before `-m` selects."""
+    """Mark the tests of TIMING_MODULES `timing` as they are collected, before `-m` selects,
+    and the tests that touch neither database nor services `database_free`: CI's PostgreSQL
+    + Redis pass leaves out the timing ones among them, which ran in the first pass."""
     if item.nodeid.split("::", 1)[0] in TIMING_MODULES:
         item.add_marker(pytest.mark.timing)
+    if not _uses_database(item) and item.get_closest_marker("services") is None:
+        item.add_marker(pytest.mark.database_free)
+
+
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
+
+
+def _uses_database(item) -> bool:
+    """pytest-django lets a test reach the database only through these (others it refuses)."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(fixtures & DATABASE_FIXTURES)
 
 
 @pytest.hookimpl(optionalhook=True)
