@@ -13,11 +13,8 @@ import { GameReport, modeLabel } from "../game-report.js";
 import { cpuLabel, seatColour, seatName } from "../seats.js";
 import * as telemetry from "../telemetry.js";
 import { cap, fmt } from "../text.js";
-import { holdMs, readingBase, startReading, timeOn } from "./clock.js";
+import { holdMs, readingBase, startReading, syncInterval, timeOn } from "./clock.js";
 import { dropped, faultsSoFar, moved } from "./layout.js";
-
-// While a reading is on, ping this often: the clock estimate keeps its freshest samples.
-const SYNC_MS = 2000;
 
 export class KarutaController {
   constructor({ config, cards, strings, now = null }) {
@@ -269,7 +266,7 @@ export class KarutaController {
     else if (r && this.cur) { this.cur.r = r; this.cur.base = readingBase(frame.at, r); this.keepOwn(r); }
     if (!r) { if (this.cur) ui.speech.cancel(); this.cur = null; }
     ui.awake?.want(this.watching());
-    this.client?.syncEvery(r ? SYNC_MS : null);
+    this.client?.syncEvery(this.resigned() === null ? syncInterval(view) : null);
     // What happened, in words (the server's texts, in this page's language).
     const fresh = frame.reset ? [] : frame.events;
     const said = [];
