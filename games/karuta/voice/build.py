@@ -273,6 +273,48 @@ def cut(rendered: Rendered, segment: plan.Segment) -> np.ndarray:
     return clip
 
 
+FAINT_BELOW_LU = 19  # a kana heard this far under its clip's loudness is lifted to it
+RAMP_MS = 10  # the lift's gain rises and falls over this, inside the kana's span
+
+
+def _span_db(samples: np.ndarray, a: int, b: int) -> float:
+    return 10 * np.log10(float(np.mean(samples[a:b] ** 2)) + 1e-20)
+
+
+def lift_faint(clip: np.ndarray, segment: plan.Segment, heard: np.ndarray) -> np.ndarray:
+    """`clip` with each kana whose voiced span in `heard` (the clip as coded and decoded)
+    falls more than FAINT_BELOW_LU under the loudness of `heard` raised to that level. The
+    MP3's low-pass takes most of a voiceless mora (the "sh" of し), so the level is judged
+    as the listener gets it. The gain is 1 at the span's edges and rises over RAMP_MS
+    inside it, so nothing outside the span changes and the lift makes no click."""
+    per_ms = RATE // 1000
+    floor_db = loudness(heard) - FAINT_BELOW_LU
+    out = clip.copy()
+    take = segment.take
+    for i in range(segment.first, segment.stop):
+        a = (take.onsets[i] - segment.begin) * per_ms
+        b = min(len(clip), len(heard), a + take.voiced[i] * per_ms)
+        if b - a < 2 * RAMP_MS * per_ms or _span_db(heard, a, b) >= floor_db:
+            continue
+        # The envelope 1 + u·w (w: 0 at the edges, 1 inside) that brings the span's heard
+        # energy to the floor: a quadratic in u.
+        ramp = _fade(RAMP_MS * per_ms)
+        w = np.ones(b - a)
+        w[: len(ramp)], w[-len(ramp) :] = ramp, ramp[::-1]
+        x2 = heard[a:b] ** 2
+        target = (b - a) * 10 ** (floor_db / 10)
+        qa, qb, qc = float(np.sum(x2 * w * w)), 2 * float(np.sum(x2 * w)), float(np.sum(x2))
+        u = (-qb + np.sqrt(qb * qb - 4 * qa * (qc - target))) / (2 * qa)
+        out[a:b] *= 1 + u * w
+    return out
+
+
+def lift_faint_many(clips: list[np.ndarray], segments: list[plan.Segment]) -> list[np.ndarray]:
+    """lift_faint over clips, each heard through one levelled coding pass."""
+    heard = decode_many(encode_many([level(c) for c in clips]))
+    return [lift_faint(c, s, h) for c, s, h in zip(clips, segments, heard, strict=True)]
+
+
 def loudness(samples: np.ndarray, rate: int = RATE) -> float:
     """EBU R128 / BS.1770 loudness (LUFS); clips shorter than the 400 ms block are one block."""
     import pyloudnorm
@@ -408,6 +450,15 @@ def build(
             cuts += [(pace, *c) for c in future.result()]
             if done % 20 == 0 or done == len(futures):
                 log(f"[{done}/{len(futures)}] takes rendered")
+        chunks = [cuts[i : i + BATCH] for i in range(0, len(cuts), BATCH)]
+        lifted = pool.map(
+            lambda chunk: lift_faint_many([c[3] for c in chunk], [c[2] for c in chunk]), chunks
+        )
+        cuts = [
+            (*c[:3], clip)
+            for chunk, clips in zip(chunks, lifted, strict=True)
+            for c, clip in zip(chunk, clips, strict=True)
+        ]
         chunks = [cuts[i : i + BATCH] for i in range(0, len(cuts), BATCH)]
         encoded = pool.map(lambda chunk: encode_levelled([c[3] for c in chunk]), chunks)
         out: dict[str, Any] = {pace: {} for pace in paces}
