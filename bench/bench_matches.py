@@ -97,7 +97,8 @@ class Setup:
         self.var.mkdir(parents=True)
         if self.kind == "scaleout":
             server, name = self.env["DATABASE_URL"].rsplit("/", 1)
-            for sql in (f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"):
+            # Quoted: a name may hold a dash (s8_match-perf_bench).
+            for sql in (f'DROP DATABASE IF EXISTS "{name}"', f'CREATE DATABASE "{name}"'):
                 subprocess.run(["psql", f"{server}/postgres", "-qc", sql], check=True)
             import redis
 
