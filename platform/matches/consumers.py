@@ -27,6 +27,7 @@ from matches import handshake, protocol, release, services, snapshots
 from matches.dbcall import db_call
 from matches.driver import driver
 from matches.errors import MatchError, message_for
+from matches.groupcommit import GroupCommit
 from matches.latency import LinkDelay
 from matches.outage import LayerRecovery
 from matches.outgoing import FramesOut, log_failure
@@ -39,6 +40,9 @@ log = logging.getLogger(__name__)
 RECEIVED = "_received_ms"
 
 SEAT_COOKIE = "seat_token"
+
+# The process's acts, written a group per transaction (matches/groupcommit.py).
+ACTS = GroupCommit(services.submit_action)
 
 
 def clock() -> float:
@@ -258,8 +262,7 @@ class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
         if not self.held:
             raise MatchError("spectator")
         try:
-            applied = await self.call(
-                services.submit_action,
+            applied = await ACTS.submit(
                 self.match_id,
                 self.held,
                 action,
