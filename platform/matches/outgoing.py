@@ -4,7 +4,6 @@ not seen), refusals with their view, and the notices that prompt a push."""
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 from typing import Any
 
@@ -123,7 +122,7 @@ class FramesOut:
             self.last_room = room
             if ack is not None and self.ack_in_state and out is frame:
                 # One frame instead of two: the state, then its ack, in one send.
-                await self.send_json({**frame, "ack": ack})
+                await self.send_json(frame, extra={"ack": ack})
                 return frame
             await self.send_json(out)
         if ack is not None:
@@ -170,10 +169,10 @@ class FramesOut:
                 error["handoff"] = frame["handoff"]
         await self.send_json(error)
 
-    async def send_json(self, content: dict[str, Any]) -> None:
+    async def send_json(self, content: dict[str, Any], extra: dict[str, Any] | None = None) -> None:
         if self.closed:
             return  # a notice or a timer racing the close: nothing to send to
-        text = json.dumps(content, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = frames.encode(content, extra)  # a state frame's shared parts encoded once
         try:
             await self.send(text_data=text)
         except Exception as exc:  # the socket closed under us (the server says so its way)
