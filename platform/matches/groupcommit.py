@@ -3,7 +3,8 @@
 
 Each act is still `moves.submit_action`, decided and checked on its own: its own transaction
 is a savepoint inside the group's, so a refusal, a retry after another process moved first,
-or a duplicate id rolls back only that act. Nothing is acknowledged before the group's
+or a duplicate id rolls back only that act. A group holds at most one act per match (a
+second waits for the next group). Nothing is acknowledged before the group's
 commit (a restart loses no acknowledged move), and the group's notices go out after it.
 Matches are locked in id order within a group, so two processes' groups never wait on each
 other in a cycle. If the commit itself fails, every act of the group gets that error and
@@ -50,7 +51,7 @@ class GroupCommit:
     async def _write(self) -> None:
         await asyncio.sleep(0)
         while self.waiting:
-            group, self.waiting = self.waiting, []
+            group, self.waiting = _one_per_match(self.waiting)
             try:
                 outcomes, notices = await db_call(collecting_notices(self._commit))(group)
             except Exception as exc:  # the transaction as a whole failed: nothing applied
@@ -88,3 +89,19 @@ class GroupCommit:
             raise  # the transaction is broken (PostgreSQL aborts it): the whole group fails
         except Exception as exc:  # a refusal: this act's own savepoint was rolled back
             return False, exc
+
+
+def _one_per_match(waiting: list[Pending]) -> tuple[list[Pending], list[Pending]]:
+    """The next group, at most one act per match, and the acts left for the groups after.
+
+    A second act on a match in the same transaction would be decided on a read of the
+    first's uncommitted write, which the process's snapshot cache would then show to
+    sockets before the commit; in the next group it is decided on the committed move."""
+    group: list[Pending] = []
+    later: list[Pending] = []
+    matches: set[str] = set()
+    for pending in waiting:
+        match_id = str(pending[0][0])
+        (later if match_id in matches else group).append(pending)
+        matches.add(match_id)
+    return group, later
