@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import shutil
@@ -127,10 +128,18 @@ def stop_all(procs: list[subprocess.Popen]) -> None:
             p.wait()
 
 
+def npm_tools_missing() -> bool:
+    """No node_modules, or one that lacks a dev dependency added since (npm ci then)."""
+    manifest = ROOT / "package.json"
+    if not manifest.exists():
+        return False
+    wanted = json.loads(manifest.read_text(encoding="utf-8")).get("devDependencies", {})
+    return any(not (ROOT / "node_modules" / name / "package.json").exists() for name in wanted)
+
+
 def cmd_test(argv: list[str]) -> int:
     ensure_venv()
-    needs_npm = (ROOT / "package.json").exists() and not (ROOT / "node_modules").exists()
-    if needs_npm and shutil.which("npm"):
+    if npm_tools_missing() and shutil.which("npm"):
         say("installing front-end test tools (npm ci)")
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], check=True, cwd=ROOT)
     env = project_env()

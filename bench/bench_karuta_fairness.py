@@ -13,7 +13,7 @@ on their corrected clock, or when it arrived if that was later. Every reading is
 Conditions (one server each, the setting in its environment):
 - corrected: the server judges by the corrected touch times (the issue's design) and
   sends each connection the reading --lead ms plus its measured one-way delay early
-  (matches/release.py), so a kana arrives the same lead before it is due on both links;
+  (matches/timed.py), so a kana arrives the same lead before it is due on both links;
   "covering" runs it with a lead large enough for the far link by itself (--lead-covering:
   before the per-connection lead, a fixed 150 ms made the far player see every kana late);
 - arrival: the server judges by arrival order (KARUTA_JUDGE=arrival), the bias

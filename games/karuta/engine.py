@@ -39,8 +39,9 @@ Phases and actions (what the play pages and the match server build on)
       taken never count, so nothing more can happen).
     * ``reading`` (optional, sent by every client of ours) binds a touch or a pass to
       the reading it is meant for: one that arrives once that reading is over is refused
-      as ``stale`` (a touch is logged), never counted in the next one. A touch that arrives before
-      its reading's t = 0 is impossible (``future``, judge.py) with or without it.
+      as ``stale`` (logged; a pass quietly), never counted in the next one. A touch that
+      arrives before its reading's t = 0 is impossible (``future``, judge.py) with or
+      without it.
     * ``{"type": "arrange", "rows": [...], "t": ms}`` (competitive) — only
       before the upper verse starts (t < 0) and before the seat touched.
 
@@ -435,16 +436,17 @@ def _run_arrange(state: State, seat: int, action: Mapping[str, Any], events: lis
 
 class StaleActError(IllegalActionError):
     """A touch or pass meant for a reading that is over (it names another `reading`): the
-    reading in progress is untouched. A touch is logged (the player believed they took a
-    card); a pass is not: the server passed the seat already, and a page's pass often loses
-    that race, so logging it would put a refusal in everyone's log at every reading."""
+    reading in progress is untouched, and the refusal is logged. A pass quietly: the server
+    passed the seat already and a page's pass often loses that race, so its line waits for
+    the other seats' next frame instead of sending each a frame at every reading."""
 
     code = "stale"
+    logged = True
 
     def __init__(self, reason: str, kind: str) -> None:
         super().__init__(f"stale {kind} ({reason})")
         self.reason = reason
-        self.logged = kind == "touch"
+        self.quiet = kind == "pass"
 
 
 def _check_bound(state: State, action: Mapping[str, Any]) -> None:

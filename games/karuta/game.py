@@ -66,7 +66,7 @@ describe_level = lazy(_describe, str)
 
 
 @gamekit.register
-class Karuta(gamekit.Game):
+class Karuta(gamekit.TimedGame):
     slug = "karuta"
     name = _("Hyakunin Isshu karuta")
     summary = _("Hear the upper verse, find the lower verse first: competitive, chirashi, solo.")
@@ -81,7 +81,6 @@ class Karuta(gamekit.Game):
         "invalid_settings": _("These settings do not make a karuta game."),
         "impossible_touch": _("That touch was refused: it could not have been made in time."),
     }
-    realtime = True
     # Only these keys reach the engine and the log (the platform adds its timing stamp).
     action_schema = {
         "ready": (),

@@ -2,7 +2,7 @@
 arrival stamps, impossible touches, and the judging window. Pure Python (no Django, no clock).
 
 Time enters only as numbers. The platform stamps every action of a timed game
-(`gamekit.base.STAMP`): `arrival` and `decided`, ms since the current state began, measured
+(`gamekit.timed.STAMP`): `arrival` and `decided`, ms since the current state began, measured
 by the server when the action arrived and when it was decided (the new state begins then),
 `owd`, the actor's connection's one-way delay estimate, `jitter`, the spread of its round
 trips (either None: unknown), and `server`: true for the server's own moves (a CPU, a
@@ -40,7 +40,8 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from gamekit.base import STAMP, IllegalActionError
+from gamekit.base import IllegalActionError
+from gamekit.timed import STAMP
 from poems import catalogue, kana
 
 FUTURE_TOLERANCE_MS = 50

@@ -4,7 +4,6 @@ sends the page and the poems' data, the same for everyone."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -13,7 +12,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from games.karuta import trainer_data
+from games.karuta import trainer_data, trainer_voice
 from pages import kimariji_list
 
 
@@ -89,17 +88,6 @@ def messages() -> dict[str, object]:
     }
 
 
-ENTRY = "js/trainer/page.js"
-# What static/js/trainer/page.js imports, directly or not (tests/games/karuta checks it).
-MODULES = (
-    "js/trainer/page.js", "js/trainer/daily.js", "js/trainer/drill.js", "js/trainer/data-panel.js",
-    "js/trainer/data-file.js", "js/trainer/schedule.js", "js/trainer/session.js",
-    "js/trainer/sets.js", "js/trainer/store.js", "js/trainer/view.js", "js/trainer/keyboard.js",
-    "js/trainer/grade.js", "js/trainer/lookalikes.js", "js/karuta/typeahead.js", "js/text.js",
-    "js/telemetry.js", "vendor/ts-fsrs/index.mjs", "vendor/idb/index.js",
-)  # fmt: skip
-
-
 @require_safe
 def trainer(request):
     return render(
@@ -108,9 +96,7 @@ def trainer(request):
         {
             "trainer_json": kimariji_list.script_json(trainer_data.page_data()),
             "trainer_messages": messages(),
-            # The modules' own imports name files without the hashes collectstatic adds (only
-            # the entry's <script> has one): preload those very URLs.
-            "trainer_preload": [settings.STATIC_URL + m for m in MODULES if m != ENTRY],
+            "trainer_voice": trainer_voice.kimariji_clips(),
         },
     )
 

@@ -7,50 +7,58 @@ from django.urls import is_valid_path
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
-# Paths outside i18n_patterns that show pages to people: they follow the visitor's chosen
-# language (the language cookie, then the browser's Accept-Language), not the default.
+# Paths outside i18n_patterns that show pages to people: one address for every language.
 UNPREFIXED_PAGES = ("/play/", "/records/")
 
 
 class SiteLocaleMiddleware(LocaleMiddleware):
-    """Django's LocaleMiddleware gives every unprefixed path the default language when
-    prefix_default_language is False. Two changes:
+    """One rule for every address (docs/architecture.md, "Languages"): an address that
+    names its language (/en/…, /zh-hans/…) is shown in it; an unprefixed one follows the
+    visitor's choice — the language cookie, else the browser's Accept-Language, else
+    Japanese. Django's LocaleMiddleware would give every unprefixed path the default
+    language (prefix_default_language is False), so:
 
-    - The play pages live at /play/<id>/ for every language (their seat cookie and
-      WebSocket share that path), so they use the language the visitor chose instead.
-    - A first visit (no language cookie yet) to an unprefixed page from a browser that
-      prefers another of our languages is sent to that language's address, /en/… or
-      /zh-hans/…. Once the visitor picks a language, the cookie decides, so choosing
-      Japanese on /en/ stays on Japanese pages.
+    - The play pages and records live at /play/<id>/ and /records/… for every language
+      (their seat cookie and WebSocket share that path): shown in the visitor's language.
+    - An unprefixed page that has a twin in the visitor's language, when that is not
+      Japanese, is sent there (/en/…, /zh-hans/…), so the address then names it: the cookie
+      set by the switch counts as much as Accept-Language does on a first visit, and
+      choosing Japanese on /en/ stays on Japanese pages.
+    - An unprefixed address that is no page (a 404) answers in the visitor's language too.
     """
 
     def process_request(self, request):
         if request.path_info.startswith(UNPREFIXED_PAGES):
-            translation.activate(translation.get_language_from_request(request, check_path=False))
-            request.LANGUAGE_CODE = translation.get_language()
+            self._follow_visitor(request)
             return None
         super().process_request(request)
-        return self._redirect_first_visit(request)
+        if translation.get_language_from_path(request.path_info) is not None:
+            return None  # the address names its language
+        redirect = self._redirect_to_choice(request)
+        if redirect is None and not self._is_page(request, request.path_info):
+            self._follow_visitor(request)  # a 404 speaks as /play/ would
+        return redirect
 
-    def _redirect_first_visit(self, request):
+    @staticmethod
+    def _follow_visitor(request):
+        translation.activate(translation.get_language_from_request(request, check_path=False))
+        request.LANGUAGE_CODE = translation.get_language()
+
+    @staticmethod
+    def _is_page(request, path, language=None):
+        with translation.override(language or settings.LANGUAGE_CODE):
+            return is_valid_path(path, getattr(request, "urlconf", None))
+
+    def _redirect_to_choice(self, request):
         if request.method not in ("GET", "HEAD"):
             return None
-        if settings.LANGUAGE_COOKIE_NAME in request.COOKIES:
-            return None
-        if translation.get_language_from_path(request.path_info) is not None:
-            return None  # the address names its language already
         preferred = translation.get_language_from_request(request, check_path=False)
-        if preferred == settings.LANGUAGE_CODE:
+        if preferred == settings.LANGUAGE_CODE or not self._is_page(request, request.path_info):
             return None
-        urlconf = getattr(request, "urlconf", None)
-        with translation.override(settings.LANGUAGE_CODE):
-            if not is_valid_path(request.path_info, urlconf):
-                return None
-        with translation.override(preferred):
-            # Only pages inside i18n_patterns have a prefixed twin (not /admin/, /api/ …).
-            target = f"/{preferred}{request.path_info}"
-            if not is_valid_path(target, urlconf):
-                return None
+        # Only pages inside i18n_patterns have a prefixed twin (not /admin/, /api/ …).
+        target = f"/{preferred}{request.path_info}"
+        if not self._is_page(request, target, preferred):
+            return None
         query = request.META.get("QUERY_STRING", "")
         response = HttpResponseRedirect(f"{target}?{query}" if query else target)
         patch_vary_headers(response, ("Accept-Language", "Cookie"))

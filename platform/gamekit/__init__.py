@@ -4,7 +4,6 @@ The platform reaches a game only through this package; see docs/architecture.md 
 """
 
 from gamekit.base import (
-    STAMP,
     CpuLevel,
     Game,
     GameError,
@@ -21,6 +20,7 @@ from gamekit.base import (
 from gamekit.colours import SEAT_COLOURS, colour_label
 from gamekit.events import Private
 from gamekit.registry import AlreadyRegistered, NotRegistered, register, registry
+from gamekit.timed import STAMP, TimedGame, timed
 
 __all__ = [
     "SEAT_COLOURS",
@@ -40,7 +40,9 @@ __all__ = [
     "Private",
     "SeatSpec",
     "Termination",
+    "TimedGame",
     "colour_label",
     "register",
     "registry",
+    "timed",
 ]

@@ -40,13 +40,6 @@ State = Any
 Action = Mapping[str, Any]
 Event = dict[str, Any]
 
-# The key under which the platform stamps every action of a real-time game with its timing
-# (`Game.realtime`): {"arrival": ms, "decided": ms, "owd": ms | None, "jitter": ms | None,
-# "server": bool}, ms since the current state began, measured by the server (docs/protocol.md,
-# "Timed games").
-# A client cannot set it: the platform overwrites it. It is logged with the action.
-STAMP = "stamp"
-
 
 class Mode(StrEnum):
     CPU = "cpu"
@@ -155,6 +148,10 @@ class GameError(ValueError):
     # and the error's `reason`, if it has one): for refusals that matter afterwards, such
     # as an impossible touch. Nothing personal goes in it.
     logged: ClassVar[bool] = False
+    # A logged refusal the other seats need not see at once (karuta's late pass: the server
+    # passed the seat already): its line is written without a frame to every socket, and
+    # reaches the others with their next frame.
+    quiet: ClassVar[bool] = False
 
 
 class InvalidActionError(GameError):
@@ -191,10 +188,8 @@ class Game:
     modes: ClassVar[tuple[Mode, ...]] = (Mode.CPU,)
     cpu_levels: ClassVar[tuple[CpuLevel, ...]] = ()
     settings_form: ClassVar[type | None] = None  # a django.forms.Form subclass
-    # Real-time games (karuta) let several seats act at once and carry times in their actions:
-    # the platform stamps each action with its arrival (`STAMP`), sends each frame's state
-    # start (`at`), releases views just in time (`released_view`, `release_times`) and
-    # plays server moves when the game says (`play_at`, `deadline`). See "timing" below.
+    # True only for a `gamekit.TimedGame` (karuta): several seats act at once and actions
+    # carry times. A plain `Game` has no timing hooks at all (gamekit/timed.py).
     realtime: ClassVar[bool] = False
     # Hidden hands on a shared device: between two players' turns a hot-seat device gets a
     # blind frame ("pass the device to Yellow") until the next player asks to see their view.
@@ -319,37 +314,6 @@ class Game:
     def remove_seat(self, state: State, seat: int) -> tuple[State, list[Event]]:
         """`on_leave = OUT` games: the player in `seat` is out of the game from now on."""
         raise NotImplementedError
-
-    # --- timing (real-time games) -------------------------------------------------
-    # All times are ms after the moment the state began (the decision of the action that
-    # made it); the platform passes them in, the game keeps no clock.
-
-    def released_view(self, view: dict[str, Any], elapsed_ms: int, lead_ms: int) -> dict[str, Any]:
-        """`view` as a client may have it `elapsed_ms` after the state began: only what is due
-        by then plus `lead_ms` (or, for what gets no lead, due by then). Must not change
-        `view` (the platform caches it)."""
-        return view
-
-    def release_times(self, view: dict[str, Any], lead_ms: int) -> list[int]:
-        """The moments at which `released_view` changes, sorted (the platform re-sends the
-        frame at each)."""
-        return []
-
-    def play_at(self, state: State, seat: int, action: Action) -> int | None:
-        """When the server plays `action`, a CPU's move for `seat` (e.g. a touch at its time);
-        None: the platform's usual pacing (`cpu_delay_ms`)."""
-        return None
-
-    def deadline(self, state: State, seat: int) -> tuple[int, dict[str, Any]] | None:
-        """(when, action): the server plays `action` for `seat` then if it has not acted (a
-        judging window closing), for a person's seat as for a CPU's. None: no deadline."""
-        return None
-
-    def cpu_key(self, state: State, seat: int) -> str | None:
-        """A key that stays the same while a CPU's decision must not change (its random draws
-        are seeded with it instead of the log's seq, so a move by another seat does not
-        redraw a planned touch). None: the seq."""
-        return None
 
     # --- records (a finished match looked back on) ----------------------------------
 

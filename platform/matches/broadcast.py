@@ -97,11 +97,14 @@ def after_commit(
     remember: tuple[list[Seat], Any, list[Action]] | None = None,
     presence: tuple[list[Seat], snapshots.Snapshot] | None = None,
     reread: bool = False,
+    quiet: bool = False,
 ) -> None:
     """After the commit: refresh this process's snapshot, tell the group, queue the timer.
 
     `remember`: a move's (seats, state, new log rows); `presence`: the seats after a
     presence change and the snapshot at this seq; neither: the process's snapshot is dropped.
+    `quiet`: a line nobody needs at once (a late pass refused): the group is not told, so no
+    socket sends a frame for it; it rides on the next frame each socket sends.
     """
     match_id, seq, due_at = match.id, match.seq, match.due_at
     # `reread`: seats changed, seq did not, and this process has no snapshot to keep.
@@ -117,7 +120,8 @@ def after_commit(
         transaction.on_commit(lambda: snapshots.remember_presence(match, seats, tag, base))
     else:
         transaction.on_commit(lambda: snapshots.forget(match_id))
-    transaction.on_commit(lambda: notify(match_id, seq, tag, move))
+    if not quiet:
+        transaction.on_commit(lambda: notify(match_id, seq, tag, move))
     if due_at is not None and conf("CELERY", False):
         transaction.on_commit(lambda: _schedule_task(match_id, seq, due_at))
 

@@ -1,8 +1,10 @@
 """Turn clocks, presence and due times: pure arithmetic over a match, its seats and the
-game's state (no database, no clock of its own: `now` is handed in). Its settings too.
+game's state (no database, no clock of its own: `now` is handed in, and no CPU policy: a
+timed game's due times read plans already made, `timed.due`). Its settings too.
 
-Where is the 45 s rule? `seat_due`: an absent human's turn is due once the grace, minus the
-away time of their earlier turns, has passed since max(their turn began, they went away).
+Where is the 45 s rule? `takeover_at`: an absent human's turn is due once the grace, minus
+the away time of their earlier turns, has passed since max(their turn began, they went
+away); in a timed game (karuta), whose readings come and go, 45 s after they went away.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from gamekit import Game
-from matches import release
+from matches import timed
 from matches.conf import conf
+from matches.epoch import epoch_ms, moment
 from matches.models import Action, Match, Seat
 
 
@@ -54,7 +57,7 @@ def absent_since(match: Match, seat: Seat, now: datetime) -> datetime | None:
 def turn_since(match: Match, index: int) -> datetime | None:
     """When it became this seat's turn (None when it is not its turn)."""
     ms = (match.turns or {}).get(str(index))
-    return None if ms is None else release.moment(ms)
+    return None if ms is None else moment(ms)
 
 
 def seat_due(
@@ -64,31 +67,45 @@ def seat_due(
     return _due(match, game, seat, now, state)[0]
 
 
-def _base_due(match: Match, game: Game, seat: Seat, now: datetime) -> datetime | None:
-    since = turn_since(match, seat.index) or now
-    # Pacing counts from the last move, so a CPU's second draw in a row is paced too.
-    last_move = release.moment(match.turns["last"]) if "last" in (match.turns or {}) else since
-    paced = max(since, last_move) + cpu_delay(game)
-    if seat.is_cpu:
-        return paced
+def takeover_at(
+    match: Match, game: Game, seat: Seat, now: datetime, since: datetime | None = None
+) -> datetime | None:
+    """When the server starts to play for an absent person (None while they are here, or,
+    in a turn-based game, while it is not their turn: `since`, when it began, is needed).
+    A turn-based game counts their own turns' time; a timed game's readings come and go
+    (a seat leaves to_act between them, and at every send), so it counts from the drop:
+    the rule then means what it says, 45 s after they went away, whatever the readings do."""
     gone = absent_since(match, seat, now)
     if gone is None:
         return None
-    start = max(since, gone)
+    if game.realtime:
+        return gone + timedelta(milliseconds=disconnect_grace_ms())
+    since = since or turn_since(match, seat.index)
+    if since is None:
+        return None
     remaining = max(0, disconnect_grace_ms() - seat.away_ms)
-    return max(start + timedelta(milliseconds=remaining), paced)
+    return max(since, gone) + timedelta(milliseconds=remaining)
+
+
+def _base_due(match: Match, game: Game, seat: Seat, now: datetime) -> datetime | None:
+    since = turn_since(match, seat.index) or now
+    # Pacing counts from the last move, so a CPU's second draw in a row is paced too.
+    last_move = moment(match.turns["last"]) if "last" in (match.turns or {}) else since
+    paced = max(since, last_move) + cpu_delay(game)
+    if seat.is_cpu:
+        return paced
+    takeover = takeover_at(match, game, seat, now, since)
+    return None if takeover is None else max(takeover, paced)
 
 
 def _due(
     match: Match, game: Game, seat: Seat, now: datetime, state: Any
 ) -> tuple[datetime | None, dict[str, Any] | None]:
     """(when, the action the server then plays: None for the CPU's move). A timed game's
-    CPU plays when the game says and any seat may have a deadline (`release.timed_due`)."""
+    CPU plays when the game says and any seat may have a deadline (`timed.due`)."""
     base = _base_due(match, game, seat, now)
-    if state is None or not game.realtime:
-        return base, None
     level = seat.cpu_level or default_level(game)
-    return release.timed_due(match, game, state, seat.index, base, level, seat.is_cpu)
+    return timed.due(match, game, state, seat.index, base, level, seat.is_cpu, now)
 
 
 def pick_due(
@@ -132,8 +149,8 @@ def update_turns(
                 grew.append(seat)
             turns.pop(key, None)
         elif seat.index in after and key not in turns:
-            turns[key] = release.epoch_ms(now)
-    turns["last"] = release.epoch_ms(now)
+            turns[key] = epoch_ms(now)
+    turns["last"] = epoch_ms(now)
     match.turns = turns
     dues = [seat_due(match, game, s, now, state) for s in seats if s.index in after]
     dues = [d for d in dues if d is not None]

@@ -23,7 +23,7 @@ from django.db import DatabaseError, InterfaceError
 from django.utils import translation
 
 from gamekit import GameError
-from matches import handshake, protocol, release, services, snapshots
+from matches import handshake, protocol, services, snapshots
 from matches.dbcall import db_call
 from matches.driver import driver
 from matches.errors import MatchError, message_for
@@ -127,7 +127,7 @@ class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
             self.dropped_flush.cancel()
         if self.joined:
             driver.closed(self.match_id, self.held)
-            release.timers.unwatch(self.match_id, self)
+            driver.unwatch(self.match_id, self)
             with contextlib.suppress(Exception):  # the layer may be down: nothing to undo
                 await self.channel_layer.group_discard(
                     services.group_name(self.match_id), self.channel_name
@@ -227,7 +227,7 @@ class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
         self.joined = True
         self.sent_seq = since
         driver.opened(self.match_id, held)
-        release.timers.watch(self.match_id, self)
+        driver.watch(self.match_id, self)
         try:
             await self.channel_layer.group_add(
                 services.group_name(self.match_id), self.channel_name
@@ -246,9 +246,7 @@ class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
         await self.push(force=True, min_seq=seq)
 
     def _authorise(self, token: str | None) -> list[int]:
-        from matches.models import Match
-
-        if not Match.objects.known(self.match_id):
+        if not services.known(self.match_id):
             raise MatchError("not_found")
         return services.token_seats(self.match_id, token)
 
@@ -292,9 +290,12 @@ class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
         snap = None if self.layer_down else snapshots.peek(self.match_id)
         # The snapshot hears of other processes' moves through the layer: while it is down,
         # only the database knows the seq.
-        if snap is not None and self.sent_seq is not None and snap.match.seq <= self.sent_seq:
-            seq = snap.match.seq  # nothing new in this process: no database read
-        else:
+        seq = None
+        if snap is not None and self.sent_seq is not None:
+            told = snapshots.news_after(snap, self.sent_seq)
+            if told <= self.sent_seq:
+                seq = told  # nothing new in this process (a quiet line waits): no read
+        if seq is None:
             seq = await db_call(self._current_seq)()
         now = int(time.time() * 1000)
         self.link.ponged(now)

@@ -1,14 +1,15 @@
 """The CPU's plans, for every game: what a CPU seat plays, computed once per state and
-outside the match row's lock.
+never while the match row is locked.
 
 A plan is the game's `cpu_policy` handed that seat's view and nothing else, with randomness
-from the server-side seed and the log's seq (or the game's `cpu_key`: a timed game's plan
-does not change when another seat moves). It depends only on the match, its seq, the seat
-and the level, so it is remembered per process under exactly that key: the move path plans
-for the CPU seats of the state it is about to commit *before* it takes the lock
-(`prepare`), and the locked code (a timed game's due times, `moves.advance`) finds the plan
-made. A plan is only a value: whether it is played is still decided under the lock against
-the expected seq, so a CPU move is applied at most once whoever planned it.
+from the server-side seed and the log's seq (or a timed game's `cpu_key`: its plan does not
+change when another seat moves). It depends only on the match, its seq, the seat and the
+level, so it is remembered per process under exactly that key. The move path plans before it
+takes the lock (`prepare`: moves._plan_ahead, moves._move_ahead); code under the lock only
+looks plans up (`planned`), and a move that finds its plan missing there gives the lock back,
+plans and tries again (autoplay.advance). A plan is only a value: whether it is played is still
+decided under the lock against the expected seq, so a CPU move is applied at most once
+whoever planned it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
-from gamekit import Game
+from gamekit import Game, timed
 
 KEEP = 2048  # plans remembered per process (a few per match in play)
 
@@ -30,7 +31,8 @@ _lock = threading.Lock()
 
 def rng(game: Game, match: Any, state: Any, index: int) -> random.Random:
     """The CPU's randomness for a seat: from the seed and the seq, or the game's `cpu_key`."""
-    key = game.cpu_key(state, index) if state is not None else None
+    clocked = timed(game)
+    key = clocked.cpu_key(state, index) if clocked is not None and state is not None else None
     return random.Random(f"{match.seed}:{match.seq if key is None else key}:{index}")
 
 
@@ -50,9 +52,18 @@ def plan(game: Game, match: Any, state: Any, index: int, level: str) -> dict[str
     return action
 
 
+def planned(match: Any, index: int, level: str) -> dict[str, Any] | None:
+    """The plan made for seat `index` at `match.seq`, or None: a lookup, never a policy run
+    (what code under the row lock calls)."""
+    with _lock:
+        known = _plans.get((str(match.pk), match.seq, index, level))
+    return None if known is None else copy.deepcopy(known)
+
+
 def prepare(game: Game, match: Any, state: Any, seats: Iterable[Any], default_level: str) -> None:
-    """Plan, now (outside any lock), for the CPU seats to act in `state` at `match.seq`."""
-    if match.status != "playing" or not game.cpu_levels:
+    """Plan, now (outside any lock), for the CPU seats to act in `state` at `match.seq`. (A
+    person away past the grace is planned for when their move is picked: autoplay.advance.)"""
+    if match.status != "playing" or not game.cpu_levels or state is None:
         return
     to_act = set(game.to_act(state))
     for seat in seats:

@@ -1,9 +1,13 @@
-"""In-process timers for server-side moves (CPU turns, timed-out players).
+"""This process's one timer per match, and its seats' leases.
 
-Every server process that has a socket on a match arms one timer for that match's
-next due move (`due_in_ms` in the room info). When it fires, `services.advance`
-plays the move only if the match is still at the seq the timer was armed for, under
-the row lock: several processes (and the Celery task) may race, exactly one wins.
+Every server process that has a socket on a match keeps one timer for that match, armed for
+the earlier of two moments of the state it last framed:
+- the next server-side move (`due_in_ms` in the room info: a CPU turn, a timed-out player,
+  a timed game's deadline). `services.advance` plays it only if the match is still at the
+  seq the timer was armed for, under the row lock: several processes (and the Celery task)
+  may race, exactly one wins;
+- a timed game's next release moment (the frame's private `timed.NEXT`): every socket of
+  the match here re-sends its frame (`push_release(seq)`: the same seq, a higher part).
 
 Why in-process as well as Celery: on embedded defaults the channel layer lives in
 the ASGI process's memory, so a move made by a Celery worker could not reach the
@@ -15,16 +19,36 @@ no process is watching, e.g. right after a restart.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections import Counter
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
-from matches import release, services
+from matches import services
 from matches.dbcall import db_call
-from matches.models import Match
 
 log = logging.getLogger(__name__)
+
+SAME_MOMENT_S = 0.05  # a move due this close to the armed moment keeps the armed timer
+
+
+@dataclass
+class _Timer:
+    """A match's timer: for the state at `seq`, when its move is due and when its frames
+    next grow (loop times, None: not due), and the one handle armed for the earlier."""
+
+    seq: int
+    move_at: float | None = None
+    release_at: float | None = None
+    handle: asyncio.TimerHandle | None = None
+
+    def cancel(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
 
 
 class LocalDriver:
@@ -38,39 +62,91 @@ class LocalDriver:
     """
 
     def __init__(self) -> None:
-        self._timers: dict[str, tuple[int, float, asyncio.TimerHandle]] = {}
+        self._timers: dict[str, _Timer] = {}
+        self._sockets_of: dict[str, set[Any]] = {}  # match -> its sockets here (releases)
         self._held: dict[str, Counter[int]] = {}  # match -> seat -> open sockets
         self._sockets = 0
         self._keeper: asyncio.Task | None = None
         self.beats = 0  # lease renewals done (tests wait on it instead of sleeping)
 
+    # --- the timer ------------------------------------------------------------------------
+
     def schedule(self, match_id: str, seq: int, due_in_ms: int | None) -> None:
+        """The state at `seq` has its server-side move due in `due_in_ms` (None: none)."""
         if not services.conf("INPROCESS_DRIVER", True):
             return
-        loop = asyncio.get_running_loop()
-        current = self._timers.get(match_id)
+        timer = self._for(match_id, seq)
+        if timer is None:
+            return  # armed already for a later state
         if due_in_ms is None:
-            if current and current[0] <= seq:
-                current[2].cancel()
-                del self._timers[match_id]
-            return
-        when = loop.time() + max(0, due_in_ms) / 1000
-        if current:
-            if current[0] > seq:
-                return  # armed already for a later state
-            if current[0] == seq and abs(current[1] - when) < 0.05:
+            timer.move_at = None
+        else:
+            when = asyncio.get_running_loop().time() + max(0, due_in_ms) / 1000
+            if timer.move_at is not None and abs(timer.move_at - when) < SAME_MOMENT_S:
                 return
-            current[2].cancel()
-        handle = loop.call_at(when, lambda: asyncio.ensure_future(self._fire(match_id, seq)))
-        self._timers[match_id] = (seq, when, handle)
+            timer.move_at = when
+        self._arm(match_id, timer)
+
+    def release_in(self, match_id: str, seq: int, in_ms: int | None) -> None:
+        """A timed game's frame at `seq` grows in `in_ms` (None: it will not). Frames of one
+        state differ by their connection's lead: the earliest moment is kept."""
+        timer = self._for(match_id, seq)
+        if timer is None:
+            return
+        if in_ms is None:
+            timer.release_at = None
+        else:
+            when = asyncio.get_running_loop().time() + max(0, in_ms) / 1000
+            if timer.release_at is not None and timer.release_at <= when + 0.001:
+                return  # an earlier (or the same) moment is armed
+            timer.release_at = when
+        self._arm(match_id, timer)
+
+    def watch(self, match_id: str, socket: Any) -> None:
+        """A socket whose frame is re-sent at the match's release moments."""
+        self._sockets_of.setdefault(match_id, set()).add(socket)
+
+    def unwatch(self, match_id: str, socket: Any) -> None:
+        sockets = self._sockets_of.get(match_id)
+        if sockets is not None:
+            sockets.discard(socket)
+            if not sockets:
+                del self._sockets_of[match_id]
+
+    def _for(self, match_id: str, seq: int) -> _Timer | None:
+        """The match's timer for the state at `seq`: a later state starts afresh; None when
+        the timer is for a later state already."""
+        timer = self._timers.get(match_id)
+        if timer is not None and timer.seq > seq:
+            return None
+        if timer is None or timer.seq < seq:
+            if timer is not None:
+                timer.cancel()
+            timer = self._timers[match_id] = _Timer(seq)
+        return timer
+
+    def _arm(self, match_id: str, timer: _Timer) -> None:
+        moments = [t for t in (timer.move_at, timer.release_at) if t is not None]
+        if not moments:
+            timer.cancel()
+            del self._timers[match_id]
+            return
+        when = min(moments)
+        if timer.handle is not None and timer.handle.when() == when:
+            return
+        timer.cancel()
+        seq = timer.seq
+        timer.handle = asyncio.get_running_loop().call_at(
+            when, lambda: asyncio.ensure_future(self._fire(match_id, seq))
+        )
 
     def cancel_all(self) -> None:
         """Forget every armed timer (the matches stay due: another process, Celery or the
         sweeper plays them). Used when this process's loop stops, and between tests."""
-        for _seq, _when, handle in self._timers.values():
-            handle.cancel()
+        for timer in self._timers.values():
+            timer.cancel()
         self._timers.clear()
-        release.timers.cancel_all()  # this process's release timers go with its loop
+        self._sockets_of.clear()
         if self._keeper is not None:
             self._keeper.cancel()
             self._keeper = None
@@ -118,9 +194,26 @@ class LocalDriver:
                 log.warning("presence heartbeat failed: %s", type(exc).__name__)
 
     async def _fire(self, match_id: str, seq: int) -> None:
-        current = self._timers.get(match_id)
-        if current and current[0] == seq:
-            del self._timers[match_id]
+        timer = self._timers.get(match_id)
+        if timer is None or timer.seq != seq:
+            return  # re-armed for a later state meanwhile
+        timer.handle = None
+        now = asyncio.get_running_loop().time() + 0.002  # the loop may fire a hair early
+        release = timer.release_at is not None and timer.release_at <= now
+        move = timer.move_at is not None and timer.move_at <= now
+        if release:
+            timer.release_at = None
+        if move:
+            timer.move_at = None
+        self._arm(match_id, timer)  # whatever is not due yet
+        if release:
+            for socket in list(self._sockets_of.get(match_id, ())):
+                with contextlib.suppress(Exception):
+                    await socket.push_release(seq)
+        if move:
+            await self._advance(match_id, seq)
+
+    async def _advance(self, match_id: str, seq: int) -> None:
         try:
             moved, notices = await db_call(services.collecting_notices(services.advance))(
                 match_id, seq
@@ -133,7 +226,7 @@ class LocalDriver:
             return  # its on_commit notice re-arms the timers
         # Someone else moved (another process, a Celery worker whose notice may not
         # reach this process) or nothing was due yet: re-announce where the match is.
-        row = await db_call(Match.objects.standing)(match_id)
+        row = await db_call(services.standing)(match_id)
         if row is None:
             return
         # A new tag each time: every process reads the match again (and re-arms its timer).

@@ -20,8 +20,8 @@ from typing import Any
 from django.utils import timezone, translation
 
 from gamekit import events as game_events
-from matches import release, snapshots
-from matches.clock import absent_since
+from matches import snapshots, timed
+from matches.clock import absent_since, takeover_at
 from matches.log import get_game
 from matches.models import Action, Match, Seat
 from matches.snapshots import Snapshot
@@ -39,7 +39,7 @@ class Viewer:
     held: tuple[int, ...] = ()
     revealed: tuple[int, int] | None = None
     # The connection's one-way delay (ms, `latency.py`): a timed game's reading is sent that
-    # much earlier to it, so it arrives the same lead before it is due there (release.py).
+    # much earlier to it, so it arrives the same lead before it is due there (timed.py).
     owd: int | None = None
 
     @classmethod
@@ -74,6 +74,9 @@ def viewer_seat(
 
 
 def seat_public(match: Match, seat: Seat, held: Iterable[int], now: datetime) -> dict[str, Any]:
+    # For a person away: in how many ms the CPU plays for them (the 45 s rule), when known.
+    human = seat.is_taken and not seat.is_cpu
+    takeover = takeover_at(match, get_game(match), seat, now) if human else None
     return {
         "index": seat.index,
         "colour": seat.colour,
@@ -81,6 +84,9 @@ def seat_public(match: Match, seat: Seat, held: Iterable[int], now: datetime) ->
         "cpu_level": seat.cpu_level if seat.is_cpu else None,
         "taken": seat.is_taken,
         "connected": seat.is_cpu or (seat.is_taken and absent_since(match, seat, now) is None),
+        "cpu_in_ms": (
+            None if takeover is None else max(0, int((takeover - now).total_seconds() * 1000))
+        ),
         "owner": seat.is_owner,
         "yours": seat.index in held,
     }
@@ -175,7 +181,7 @@ def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None
     room, seat_texts = _room(snap, viewer.held, to_act, now, str(game.on_leave))
     frame.update(type="state", seq=match.seq, view=view, view_seat=view_seat, match=room)
     if game.realtime:  # a timed game: the view as released now, `at` and `part`
-        release.timed_frame(frame, game, match, now, viewer.owd)
+        timed.timed_frame(frame, game, match, now, viewer.owd)
     if handoff is not None:
         frame["handoff"] = {"seat": handoff}
     kept = False

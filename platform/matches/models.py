@@ -29,6 +29,14 @@ class MatchQuerySet(models.QuerySet):
     def known(self, match_id: Any) -> bool:
         return self.filter(pk=match_id).exists()
 
+    def find(self, match_id: Any) -> Match | None:
+        """The match, or None: no such match."""
+        return self.filter(pk=match_id).first()
+
+    def by_invite(self, code: str) -> Match | None:
+        """The friend room this invite code opens, or None."""
+        return self.filter(invite_code=code).first()
+
     def seq_of(self, match_id: Any) -> int | None:
         """The match's seq as the database has it now (None: no such match)."""
         return self.filter(pk=match_id).values_list("seq", flat=True).first()

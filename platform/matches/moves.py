@@ -1,13 +1,14 @@
-"""Moves: where a move is decided (`submit_action`, `_decide`), the server's own moves
-(`advance`, `cpu_move`) and the sweep that finds overdue matches.
+"""Moves: where a person's move is decided (`submit_action`, `_decide`) and where every move
+is recorded (`record_move`). The server's own moves (`advance`, `cpu_move`, `sweep`) are in
+autoplay.py.
 
 The rules every function here keeps:
 - The match row is locked before anything is written; moves are decided on the process
   snapshot first and confirm its seq under the lock (see submit_action).
 - A change appends a row to the log, bumps `Match.seq` and stores the state snapshot in
   the same transaction; only after the commit is the group told (broadcast.after_commit).
-- Server-side moves name the `seq` they were scheduled for and are dropped if the match
-  has moved on: at most once.
+- No CPU policy runs under the lock: the plans for the seats the server plays next are
+  made before it (`plan_ahead`, matches/cpu.py).
 """
 
 from __future__ import annotations
@@ -16,18 +17,18 @@ import copy
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import gamekit
-from gamekit import Game, GameError, LeavePolicy
+from gamekit import Game, GameError
 from gamekit import events as game_events
-from matches import cpu, protocol, release, snapshots
+from matches import cpu, protocol, snapshots, timed
 from matches.broadcast import after_commit
-from matches.clock import default_level, pick_due, refresh_due, update_turns
+from matches.clock import default_level, update_turns
 from matches.errors import MatchError
 from matches.latency import Link
 from matches.log import (
@@ -36,11 +37,9 @@ from matches.log import (
     lock_match,
     lock_seq_and_seats,
     save_away,
-    update_match,
     update_match_and_insert,
 )
 from matches.models import Action, Match, Seat
-from matches.presence import expire_leases
 from matches.tokens import still_held
 
 log = logging.getLogger(__name__)
@@ -88,7 +87,7 @@ def submit_action(
 
     A timed game's action is stamped with its arrival (`arrived_ms`, the server's epoch ms
     on receipt), its decision and the connection's one-way delay and jitter (`link`):
-    release.stamp.
+    timed.stamp.
     A refusal the game marks `logged` is recorded in the log as a room line.
     """
     held = list(held)
@@ -107,27 +106,27 @@ def submit_action(
             earlier = _logged(match_id, held, action_id)
             if earlier is None:
                 if getattr(exc, "logged", False):
-                    _record_refusal(match_id, exc)
+                    _record_refusal(match_id, exc, quiet=getattr(exc, "quiet", False))
                 raise
             return earlier
         if isinstance(decision, Applied):
             return decision
         index, action, state, events, before = decision
-        _plan_ahead(snap, state)  # the CPU's next plans, before the lock (cpu.py)
+        plan_ahead(snap, state, snap.seats)  # the CPU's next plans, before the lock
         try:
             with transaction.atomic():
                 seq, seats = lock_seq_and_seats(match_id)
                 if seq != snap.match.seq:
-                    raise _MovedOn
+                    raise MovedOn
                 if index not in still_held(seats, [index]):
-                    raise _MovedOn  # the seat was handed to the CPU meanwhile: decide again
+                    raise MovedOn  # the seat was handed to the CPU meanwhile: decide again
                 match = copy.copy(snap.match)
-                _record_move(
+                record_move(
                     match, get_game(match), seats, index, action, state, events, before,
                     Action.Actor.HUMAN, now, action_id,
                 )  # fmt: skip
             return Applied(match.seq)
-        except _MovedOn:
+        except MovedOn:
             snap, reloaded = snapshots.current(match_id, fresh=True), True
         except IntegrityError:
             earlier = _logged(match_id, held, action_id)  # the same id, logged before
@@ -137,17 +136,17 @@ def submit_action(
     raise MatchError("stale")  # other moves kept landing first; the client gets the view
 
 
-def _plan_ahead(snap: snapshots.Snapshot, state: Any) -> None:
+def plan_ahead(snap: snapshots.Snapshot, state: Any, seats: list[Seat]) -> None:
     """Plan for the CPU seats to act after this move (at the next seq), so that neither the
     due times computed under the lock (a timed game's CPU plays at its plan's time) nor the
     CPU's own move runs a policy while the match row is locked."""
     game = get_game(snap.match)
     upcoming = copy.copy(snap.match)
     upcoming.seq += 1
-    cpu.prepare(game, upcoming, state, snap.seats, default_level(game))
+    cpu.prepare(game, upcoming, state, seats, default_level(game))
 
 
-class _MovedOn(Exception):
+class MovedOn(Exception):
     """The match row's seq is not the snapshot's: another process moved first."""
 
 
@@ -186,7 +185,7 @@ def _decide(
     if index not in before:
         raise gamekit.NotYourTurnError("not your turn")
     action = game.clean_action(action)  # only the keys the game declares are kept and logged
-    action = release.stamp(game, match, action, now or timezone.now(), arrived_ms, link)
+    action = timed.stamp(game, match, action, now or timezone.now(), arrived_ms, link)
     try:
         state, events = game.apply(snap.state, index, action)
         events = game_events.encode(events)
@@ -206,9 +205,10 @@ def _duplicate(row: Action, held: list[int]) -> Applied:
     return Applied(row.seq, duplicate=True)
 
 
-def _record_refusal(match_id: Any, exc: Exception) -> None:
+def _record_refusal(match_id: Any, exc: Exception, quiet: bool = False) -> None:
     """A room line saying the game refused a seat's action, and why (its code and reason:
-    nothing personal, and nothing the seat did not know already)."""
+    nothing personal, and nothing the seat did not know already). `quiet`: no notice, so no
+    frame to every socket; the others get the line with their next frame."""
     event = {"type": "refused", "seat": getattr(exc, "seat", None), "code": exc.code}
     reason = getattr(exc, "reason", None)
     if isinstance(reason, str):
@@ -219,12 +219,12 @@ def _record_refusal(match_id: Any, exc: Exception) -> None:
             match,
             kind="room",
             seat=event["seat"],
-            action={"type": "refused"},
+            action={"type": "refused", "quiet": True} if quiet else {"type": "refused"},
             events=[event],
             actor=Action.Actor.HUMAN,
         )
         match.save(update_fields=["seq"])
-        after_commit(match)
+        after_commit(match, quiet=quiet)
 
 
 def _logged(match_id: Any, held: list[int], action_id: str | None) -> Applied | None:
@@ -235,104 +235,10 @@ def _logged(match_id: Any, held: list[int], action_id: str | None) -> Applied | 
     return None if row is None else _duplicate(row, held)
 
 
-def advance(match_id: Any, expected_seq: int | None = None) -> int | None:
-    """Play one server-side move that is due (CPU seat or timed-out player).
-
-    Returns the new seq, or None when nothing was due or the match moved on
-    since the move was scheduled (`expected_seq`): never twice for one turn.
-    """
-    now = timezone.now()
-    snap = snapshots.current(match_id)
-    # Decided and planned outside the lock; played under it only if the match is still at
-    # this seq and the same move is due with the fresh seats.
-    ahead = _move_ahead(snap, now)
-    with transaction.atomic():
-        seq, seats = lock_seq_and_seats(match_id)  # fresh: presence decides who is overdue
-        if seq is None or (expected_seq is not None and seq != expected_seq):
-            return None
-        if seq != snap.match.seq:  # this process's snapshot is behind: read it again
-            snap = snapshots.current(match_id, fresh=True)
-        match = copy.copy(snap.match)
-        if match.status != Match.Status.PLAYING:
-            return None
-        game = get_game(match)
-        state = snap.state
-        picked = pick_due(match, game, state, seats, now)
-        if picked is None:
-            due_before = match.due_at
-            refresh_due(match, game, state, seats, now)
-            if match.due_at != due_before:
-                match.updated = now
-                update_match(match, ["due_at", "updated"])
-                # Every process reads the match again (a seat's lease ran out: its server
-                # died) and arms its timer for the new due time.
-                after_commit(match, reread=True)
-            return None
-        seat, actor, forced = picked
-        if actor == Action.Actor.TIMEOUT and game.on_leave == LeavePolicy.OUT:
-            # Away past the grace in a game whose leavers are out: out, not played for.
-            put_out(match, game, state, seats, seat.index, "away", now)
-            update_match(match, MOVE_FIELDS)
-            after_commit(match)
-            return match.seq
-        before = game.to_act(state)
-        picked_now = (match.seq, seat.index, seat.cpu_level, actor, forced)
-        if ahead is not None and ahead[:5] == picked_now:
-            action, after, events = ahead[5:]
-        else:  # the seats changed meanwhile, or the snapshot was behind
-            action, after, events = _server_move(match, game, state, seat, forced, now)
-        _record_move(match, game, seats, seat.index, action, after, events, before, actor, now)
-        return match.seq
-
-
-def _server_move(
-    match: Match, game: Game, state: Any, seat: Seat, forced: dict[str, Any] | None, now: datetime
-) -> tuple[dict[str, Any], Any, list[dict[str, Any]]]:
-    """The server's move for a seat: a deadline the game set (a timed game's judging window)
-    or the CPU's plan; stamped and applied (a GameError here is an engine bug)."""
-    if forced is not None:
-        action = dict(forced)
-    else:
-        action = cpu_move(game, state, seat.index, seat.cpu_level or default_level(game), match)
-    action = release.stamp(game, match, action, now, server=True)
-    after, events = game.apply(state, seat.index, action)
-    return action, after, game_events.encode(events)
-
-
-def _move_ahead(snap: snapshots.Snapshot, now: datetime) -> tuple[Any, ...] | None:
-    """The server-side move due now as this process's snapshot sees it, decided before the
-    lock, with the CPU's plans for the state after it: (seq, seat, its level, actor, forced
-    action, action, state after, events), or None (nothing due, a player put out, an engine
-    error: all left to the locked path)."""
-    match = snap.match
-    if match.status != Match.Status.PLAYING:
-        return None
-    game = get_game(match)
-    picked = pick_due(match, game, snap.state, snap.seats, now)
-    if picked is None:
-        return None
-    seat, actor, forced = picked
-    if actor == Action.Actor.TIMEOUT and game.on_leave == LeavePolicy.OUT:
-        return None
-    try:
-        action, after, events = _server_move(match, game, snap.state, seat, forced, now)
-    except Exception:
-        return None  # decided again under the lock, where an engine error is reported
-    _plan_ahead(snap, after)
-    return (match.seq, seat.index, seat.cpu_level, actor, forced, action, after, events)
-
-
-def cpu_move(game: Game, state: Any, index: int, level: str, match: Match) -> dict[str, Any]:
-    """The CPU's action for a seat: its policy is handed that seat's view and nothing else
-    (no state, no other seat's view). Its randomness comes from the server-side seed, so a
-    replay of the log reproduces every CPU move."""
-    return cpu.plan(game, match, state, index, level)
-
-
 MOVE_FIELDS = ("seq", "state", "status", "outcome", "turns", "due_at", "updated")
 
 
-def _record_move(
+def record_move(
     match: Match,
     game: Game,
     seats: list[Seat],
@@ -362,7 +268,7 @@ def _record_move(
         created=now,
     )
     finish_if_over(match, game, state)
-    release.begin_state(match, game, now)  # a timed game's new state begins now
+    timed.begin_state(match, game, now)  # a timed game's new state begins now
     save_away(update_turns(match, game, state, seats, before, now))
     match.state = game.dump_state(state)
     match.updated = now
@@ -397,27 +303,3 @@ def put_out(
     save_away(update_turns(match, game, state, seats, before, now))
     match.state = game.dump_state(state)
     match.updated = now
-
-
-def due_matches(older_than: timedelta, limit: int = 200) -> list[tuple[Any, int]]:
-    """Playing matches whose server-side move is overdue (for the periodic sweeper)."""
-    cutoff = timezone.now() - older_than
-    # (Seats whose server died are found by `expire_leases`, which sets their due time.)
-    return list(Match.objects.overdue(cutoff).values_list("id", "seq")[:limit])
-
-
-def sweep(older_than: timedelta) -> int:
-    """Expire lapsed leases, then play the server-side moves overdue by `older_than`; each
-    match in its own try, so one that raises does not stop the rest. Returns moves played."""
-    expire_leases()
-    moved = 0
-    for match_id, _seq in due_matches(older_than):
-        try:
-            # Several due moves in a row (e.g. CPU after CPU) are played one by one.
-            for _ in range(50):
-                if advance(match_id) is None:
-                    break
-                moved += 1
-        except Exception as exc:
-            log.error("sweeping a match failed: %s", type(exc).__name__)
-    return moved

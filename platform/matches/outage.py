@@ -75,6 +75,4 @@ class LayerRecovery:
                     await self.push()
 
     def _current_seq(self) -> int:
-        from matches.models import Match
-
-        return Match.objects.seq_of(self.match_id) or 0
+        return services.seq_of(self.match_id) or 0

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils import translation
 
-from matches import frames, release, services, snapshots
+from matches import frames, services, snapshots, timed
 from matches.dbcall import db_call
 from matches.driver import driver
 from matches.errors import MatchError, message_for, message_of, with_view
@@ -100,8 +100,8 @@ class FramesOut:
             )
         room = frame["match"]
         driver.schedule(self.match_id, frame["seq"], room.get("due_in_ms"))
-        if release.NEXT in frame:  # a timed game: send it again when more is released
-            release.timers.arm(self.match_id, frame["seq"], frame.pop(release.NEXT))
+        if timed.NEXT in frame:  # a timed game: send it again when more is released
+            driver.release_in(self.match_id, frame["seq"], frame.pop(timed.NEXT))
         if self.held:
             # The frame was built for the seats this socket still holds (a seat handed to
             # the CPU is no longer its own): act and room operations use those from now on.

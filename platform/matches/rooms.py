@@ -4,6 +4,7 @@ that locks the match row (docs/matches.md, "One change = one transaction").
 
 from __future__ import annotations
 
+import copy
 import secrets
 from collections.abc import Iterable, Mapping
 from datetime import datetime
@@ -14,7 +15,7 @@ from django.utils import timezone
 
 import gamekit
 from gamekit import Game, LeavePolicy, Outcome, SeatSpec, Termination
-from matches import release
+from matches import cpu, timed
 from matches.broadcast import after_commit
 from matches.clock import default_level, update_turns
 from matches.errors import MatchError
@@ -53,44 +54,62 @@ def create_match(
     token = new_token()
     digest = hash_token(token)
     now = timezone.now()
-    with transaction.atomic():
-        match = Match.objects.create(
-            game=game.slug,
-            settings=dict(game_settings),
-            seed=new_seed(game, game_settings),
-            mode=mode,
-            invite_code=secrets.token_urlsafe(12) if mode == Match.Mode.FRIEND else None,
+    match = Match(
+        game=game.slug,
+        settings=dict(game_settings),
+        seed=new_seed(game, game_settings),
+        mode=mode,
+        invite_code=secrets.token_urlsafe(12) if mode == Match.Mode.FRIEND else None,
+    )
+    seats = [
+        Seat(
+            match=match,
+            index=index,
+            colour=gamekit.SEAT_COLOURS[index],
+            kind=Seat.Kind.HUMAN
+            if index == 0 or mode in (Match.Mode.HOTSEAT, Match.Mode.FRIEND)
+            else Seat.Kind.CPU,
+            cpu_level=level,
+            # Hot-seat: one token holds every seat of the device.
+            token_hash=digest if index == 0 or mode == Match.Mode.HOTSEAT else "",
+            is_owner=index == 0,
+            disconnected_since=now,
         )
-        seats = []
-        for index in range(count):
-            creator = index == 0
-            human = creator or mode in (Match.Mode.HOTSEAT, Match.Mode.FRIEND)
-            seats.append(
-                Seat(
-                    match=match,
-                    index=index,
-                    colour=gamekit.SEAT_COLOURS[index],
-                    kind=Seat.Kind.HUMAN if human else Seat.Kind.CPU,
-                    cpu_level=level,
-                    # Hot-seat: one token holds every seat of the device.
-                    token_hash=digest if creator or mode == Match.Mode.HOTSEAT else "",
-                    is_owner=creator,
-                    disconnected_since=now,
-                )
-            )
+        for index in range(count)
+    ]
+    state = None
+    if mode != Match.Mode.FRIEND:  # dealt and the CPU planned before the transaction
+        state = first_state(match, game, seats)
+        started = copy.copy(match)
+        started.seq, started.status = match.seq + 1, Match.Status.PLAYING  # after `start`
+        cpu.prepare(game, started, state, seats, level)
+    with transaction.atomic():
+        match.save(force_insert=True)
         Seat.objects.bulk_create(seats)
-        if mode != Match.Mode.FRIEND:
-            start_match(match, game, seats, now)
+        if state is not None:
+            start_match(match, game, seats, now, state)
         after_commit(match)
     return match, token
 
 
-def start_match(match: Match, game: Game, seats: list[Seat], now: datetime) -> None:
-    specs = [
+def _specs(seats: list[Seat]) -> list[SeatSpec]:
+    return [
         SeatSpec(index=s.index, colour=s.colour, is_cpu=s.is_cpu, cpu_level=s.cpu_level or None)
         for s in seats
     ]
-    state = game.new_state(match.settings, specs, match.seed)
+
+
+def first_state(match: Match, game: Game, seats: list[Seat]) -> Any:
+    """The deal: pure, from the seed (so it may be made before the transaction)."""
+    return game.new_state(match.settings, _specs(seats), match.seed)
+
+
+def start_match(
+    match: Match, game: Game, seats: list[Seat], now: datetime, state: Any = None
+) -> None:
+    specs = _specs(seats)
+    if state is None:
+        state = game.new_state(match.settings, specs, match.seed)
     match.status = Match.Status.PLAYING
     append_row(
         match,
@@ -101,7 +120,7 @@ def start_match(match: Match, game: Game, seats: list[Seat], now: datetime) -> N
         actor=Action.Actor.SYSTEM,
     )
     finish_if_over(match, game, state)
-    release.begin_state(match, game, now)  # a timed game's first state begins now
+    timed.begin_state(match, game, now)  # a timed game's first state begins now
     save_away(update_turns(match, game, state, seats, (), now))
     match.state = game.dump_state(state)
     match.save()

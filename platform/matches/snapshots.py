@@ -49,6 +49,16 @@ class Snapshot:
     shared: dict[Any, Any] = field(default_factory=dict)
 
 
+def news_after(snap: Snapshot, seen: int) -> int:
+    """The seq to tell a socket that has seen `seen`: the snapshot's, unless every row after
+    `seen` is a quiet line (moves._record_refusal), which waits for the socket's next frame."""
+    after = [row for row in snap.rows if row.seq > seen]
+    if len(after) != snap.match.seq - seen:
+        return snap.match.seq  # rows not all cached: whatever they are, it is news
+    loud = [row.seq for row in after if not (row.action or {}).get("quiet")]
+    return max(loud, default=seen)
+
+
 _guard = threading.Lock()
 
 

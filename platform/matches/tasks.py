@@ -3,7 +3,7 @@
 `advance_match` is queued with an ETA whenever a commit leaves a server-side move
 due (MATCHES_CELERY on). `sweep_stalled_matches` runs from Celery beat and moves
 any match whose due time passed without anyone acting (a lost task, a restart).
-Both go through `moves.advance`, which re-checks `seq` under the row lock.
+Both go through `services.advance` (autoplay.py), which re-checks `seq` under the row lock.
 """
 
 from __future__ import annotations
@@ -13,18 +13,17 @@ from datetime import timedelta
 
 from celery import shared_task
 
-from matches import moves
-from matches.clock import conf
+from matches import services
 
 log = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True, soft_time_limit=30)
 def advance_match(match_id: str, seq: int) -> int | None:
-    return moves.advance(match_id, expected_seq=seq)
+    return services.advance(match_id, expected_seq=seq)
 
 
 @shared_task(ignore_result=True, soft_time_limit=300)
 def sweep_stalled_matches() -> int:
     """Advance overdue matches; returns how many moves it played."""
-    return moves.sweep(timedelta(seconds=conf("STALL_S", 10)))
+    return services.sweep(timedelta(seconds=services.conf("STALL_S", 10)))

@@ -120,7 +120,7 @@ def _keep_language(request: HttpRequest, response: HttpResponse) -> None:
 @require_http_methods(["GET", "POST"])
 def invite(request: HttpRequest, code: str) -> HttpResponse:
     """GET shows the room and a "join" button; POST takes the next empty seat."""
-    match = Match.objects.filter(invite_code=code).first()
+    match = services.by_invite(code)
     if match is None:
         return _refused(request, "bad_invite", 404)
     if request.method == "GET":
@@ -147,7 +147,7 @@ def rematch(request: HttpRequest, match_id: Any) -> HttpResponse:
 
 def play(request: HttpRequest, match_id: Any) -> HttpResponse:
     """The play page: what the front end needs to open the match's WebSocket."""
-    match = Match.objects.filter(pk=match_id).first()
+    match = services.find(match_id)
     if match is None:
         raise Http404
     game = gamekit.registry.get(match.game)

@@ -2,6 +2,7 @@
 // URL with a copy button, start with CPU, resign / leave, invite again, the notice
 // when the CPU plays for an absent player, and the way to the next game.
 
+import { AwayMarks } from "./away.js";
 import { seatName } from "./seats.js";
 import * as telemetry from "./telemetry.js";
 import { cap, fmt } from "./text.js";
@@ -25,6 +26,8 @@ export class Room {
     // page: a reload is a new page and a new connection, never a new game).
     this.connectReported = false;
     if (!this.root) return;
+    this.away = new AwayMarks(document, cap(this.S.away));
+    this.away.adopt($(this.root, "[data-room-cpu-notice]"));
     const on = (sel, handler) => $(this.root, sel)?.addEventListener("click", handler);
     on("[data-room-start]", () => client.room("start"));
     on("[data-room-resign]", () => client.room("resign"));
@@ -123,23 +126,30 @@ export class Room {
     $(this.root, "[data-room-invite-again]").hidden = !(friend && yours.length);
     $(this.root, "[data-room-next]").hidden = !match.next_match;
     this.cpuNotice(match);
+    this.away.update(match);
   }
 
   cpuNotice(match) {
-    const notice = $(this.root, "[data-room-cpu-notice]");
+    const notice = document.querySelector("[data-room-cpu-notice]");
     clearInterval(this.countdown);
-    const seat = match.seats.find((s) => match.to_act.includes(s.index) && s.kind !== "cpu" && s.taken && !s.connected);
+    // The away seat to act, or one whose takeover is counting down between its turns (a
+    // timed game: karuta's readings come and go, the 45 s run from the drop).
+    const seat = match.seats.find((s) => s.kind !== "cpu" && s.taken && !s.connected
+      && (match.to_act.includes(s.index) || Number.isFinite(s.cpu_in_ms)));
     if (!seat || match.mode !== "friend" || match.status !== "playing") {
       notice.hidden = true;
       return;
     }
     notice.hidden = false;
     const [soon, now] = match.on_leave === "out" ? [this.S.outSoon, this.S.outNow] : [this.S.cpuSoon, this.S.cpuNow];
-    if (match.due_in_ms === null) {
+    // The seat's own countdown (the 45 s rule), not the server's next move: in karuta that
+    // is the judge closing each reading, which made the countdown start again every poem.
+    const inMs = Number.isFinite(seat.cpu_in_ms) ? seat.cpu_in_ms : match.due_in_ms;
+    if (inMs === null || inMs === undefined) {
       notice.textContent = fmt(now, { seat: this.seatName(seat.index) });
       return;
     }
-    const due = Date.now() + match.due_in_ms;
+    const due = Date.now() + inMs;
     const tick = () => {
       const left = Math.max(0, Math.ceil((due - Date.now()) / 1000));
       notice.textContent = left > 0

@@ -11,6 +11,8 @@ import pytest
 
 from games.bakudan import engine
 from games.bakudan import number as game_number
+from tests.support.rooms import join_by_invitation
+from tests.support.viewport import in_viewport
 
 pytestmark = pytest.mark.browser
 
@@ -256,6 +258,12 @@ def test_keyboard_snatch_target_choice_and_bomb_placement(asgi_server, watched):
     for _ in range(3):
         page.keyboard.press("Tab")
     assert page.evaluate(focused, "[data-place-n]")
+    # A position beyond the deck is refused, and the page says why (issue 26).
+    page.keyboard.press("Control+A")
+    page.keyboard.type("99")
+    page.keyboard.press("Enter")
+    assert re.search(r"1\D+\d+", page.inner_text("[data-panel-error]")), "no reason given"
+    assert wait_phase(page, "place") == "place" and page.evaluate(focused, "[data-place-n]")
     page.keyboard.press("Control+A")
     page.keyboard.type("3")
     before = seq(page)
@@ -345,3 +353,24 @@ def test_friend_room_each_screen_shows_only_its_own_hand(asgi_server, chromium):
     assert errors == []
     host_ctx.close()
     guest_ctx.close()
+
+
+def test_a_friend_who_drops_out_is_marked_by_their_seat_on_screen(asgi_server, chromium):
+    """Issue 26: the away state is on the board, in the viewport, not in the room panel
+    below the fold."""
+    host_ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    guest_ctx = chromium.new_context(viewport=PHONE)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    host.goto(f"{asgi_server.url}/en/bakudan/")
+    host.select_option("#id_players", "2")
+    host.click("button[name=play_mode][value=friend]")
+    join_by_invitation(host, guest)
+    host.wait_for_selector("[data-seats] tr[data-seat='1']")
+    # Once the guest's page is connected, nobody is away: no mark.
+    host.wait_for_function("() => !document.querySelector('[data-away-mark]')")
+    guest_ctx.close()
+    host.wait_for_selector("[data-seat='1'] [data-away-mark='1']")
+    assert host.inner_text("[data-away-mark='1']") == "Connection lost"
+    host.evaluate("window.scrollTo(0, 0)")
+    assert in_viewport(host, "[data-away-mark='1']")
+    host_ctx.close()

@@ -14,7 +14,9 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.support.rooms import join_by_invitation
 from tests.support.server import AsgiServer
+from tests.support.viewport import in_viewport
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -117,3 +119,27 @@ def test_competitive_friend_game_in_two_browsers(transactional_db, poems_in_db, 
         guest_ctx.close()
     finally:
         server.stop()
+
+
+def test_a_friend_who_drops_out_is_marked_on_the_board(asgi_server, chromium):
+    """Issue 26: the away state and the CPU's notice are on the board, in the viewport."""
+    host_ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    guest_ctx = chromium.new_context(viewport=DESKTOP, locale="en-GB")
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    host.goto(f"{asgi_server.url}/en/karuta/")
+    host.check("input[name=mode][value=chirashi]")
+    host.select_option("#id_players", "2")
+    host.select_option("#id_poem_set", "1")
+    host.select_option("#id_memorise_seconds", "0")
+    host.click("button[data-play-mode=friend]")
+    join_by_invitation(host, guest)
+    host.wait_for_function("window.karutaPlay?.view()?.phase === 'reading'")
+    # Once the guest's page is connected, nobody is away: no mark.
+    host.wait_for_function("() => !document.querySelector('[data-away-mark]')")
+    guest_ctx.close()
+    host.wait_for_selector("[data-piles] [data-seat='1'] [data-away-mark='1']")
+    host.wait_for_selector("[data-room-cpu-notice]:not([hidden])")
+    host.evaluate("window.scrollTo(0, 0)")
+    for selector in ("[data-away-mark='1']", "[data-room-cpu-notice]"):
+        assert in_viewport(host, selector), selector
+    host_ctx.close()

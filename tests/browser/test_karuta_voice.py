@@ -65,6 +65,11 @@ def test_a_competitive_reading_is_voiced_on_time_and_no_clip_is_fetched_early(
     page = watched.page
     events: list[tuple[str, object]] = []  # in the order the browser saw them
     page.on("websocket", lambda ws: ws.on("framereceived", lambda p: events.append(("frame", p))))
+    pings: list[float] = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framesent", lambda p: '"ping"' in p and pings.append(time.monotonic())),
+    )
     page.on(
         "request",
         lambda r: VOICE_PATH in r.url and events.append(("request", urlparse(r.url).path)),
@@ -75,7 +80,12 @@ def test_a_competitive_reading_is_voiced_on_time_and_no_clip_is_fetched_early(
     assert page.locator("[data-voice-start]").is_hidden()  # no gesture needed here
     assert page.locator("[data-voice-on]").is_checked()  # on by default where audio plays
     page.wait_for_selector("[data-memorise]:not([hidden])")
-    page.wait_for_timeout(500)  # the 序歌 named ahead (voice_next) is fetched meanwhile
+    # Memorising: the 序歌 named ahead (voice_next) is fetched, and the page pings every 2 s
+    # so its clock estimate is fresh for the first reading. Three pings, then read.
+    since = time.monotonic()
+    while sum(t > since for t in pings) < 3 and time.monotonic() < since + 15:
+        page.wait_for_timeout(200)
+    assert sum(t > since for t in pings) >= 3, "no pings while memorising"
     page.click("[data-skip]")
     # The first reading (the 序歌, then the upper verse) and the next one's start.
     page.wait_for_function(
@@ -105,13 +115,15 @@ def test_a_competitive_reading_is_voiced_on_time_and_no_clip_is_fetched_early(
     log = report["log"]
     played = {e["id"] for e in log}
     assert {e["part"] for e in log} >= {"kami", "shimo"}
-    # From the second reading on: the page pings every 2 s only while a reading is on, so
-    # the first reading runs on the estimate of the connect burst (seconds off when the
-    # machine is busy; the figure is printed, not held to the bound).
+    # From the second reading on, every clip is cached: each is placed on time. The first
+    # reading's clips are fetched as they are named, so on a busy machine one may arrive
+    # late and start into its buffer (`late`); its placement on the clock, the error less
+    # that lateness, is held to the bound too: the estimate was kept fresh while memorising.
     first = [e for e in log if e["number"] == 1 and e["part"] == "kami"]
     verse = [e for e in log if e["part"] in ("kami", "shimo_read", "shimo_again")]
     verse = [e for e in verse if e["number"] >= 2]
     worst = max(abs(e["error"]) for e in verse)
+    first_clock = max(abs(e["error"] - e["late"] - e["slid"]) for e in first)
     outs = [abs(e["errorOut"]) for e in verse if e["errorOut"] is not None]
     preamble = [(e["part"], round(e["slid"] or e["late"], 1)) for e in log if e not in verse]
     fetched = {url for _, url in requested}
@@ -121,7 +133,8 @@ def test_a_competitive_reading_is_voiced_on_time_and_no_clip_is_fetched_early(
     print(
         f"\nvoice: {len(log)} clips placed, verse clips worst |error| {worst:.2f} ms "
         f"(by the output timestamp: worst {max(outs, default=float('nan')):.2f} ms; "
-        f"first reading's: {[round(e['error'], 1) for e in first]}); "
+        f"first reading's: {[round(e['error'], 1) for e in first]}, on the clock worst "
+        f"{first_clock:.2f}); "
         f"preamble late/slid ms {preamble}; latency "
         f"{report['latency']:.1f} ms; decode ms p50 {statistics.median(decode):.2f} max "
         f"{decode[-1]:.2f} (n={len(decode)}); screen-to-sound gap ms p50 "
@@ -129,6 +142,7 @@ def test_a_competitive_reading_is_voiced_on_time_and_no_clip_is_fetched_early(
         f"{len(fetched)} clips fetched for {len(played)} played"
     )
     assert worst <= 10, verse
+    assert first_clock <= 10, first
     assert all(e["late"] == 0 and e["slid"] == 0 for e in verse), verse
     assert not report["failed"]
 

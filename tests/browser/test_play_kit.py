@@ -8,6 +8,7 @@ import re
 import pytest
 
 from games.bakudan import number as game_number
+from tests.support.wake_lock import FAKE_WAKE_LOCK
 
 from .test_karuta_play import VIEW, start
 
@@ -60,18 +61,6 @@ def test_bakudan_key_badges_are_readable(asgi_server, watched):
     assert badges, "the hand shows its key badges"
     low = [b for b in badges if b["ratio"] < 4.5 or b["opacity"] < 1]
     assert not low, f"key badges below 4.5:1 contrast: {low}"
-
-
-# The Screen Wake Lock API, recorded: headless Chromium has none to hold.
-FAKE_WAKE_LOCK = """
-window.__wake = [];
-Object.defineProperty(navigator, "wakeLock", { configurable: true, value: {
-  request: async (type) => {
-    window.__wake.push("request " + type);
-    return { addEventListener() {}, release: async () => { window.__wake.push("release"); } };
-  },
-} });
-"""
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,10 @@
 """Match records in a real browser: a Bakudan record stepped through by keyboard to the end,
-a karuta record's take-time chart, axe 0 serious/critical, and the page at 390×844."""
+a karuta record's take-time chart and its "add to today's review" for the trainer, axe 0
+serious/critical, and the page at 390×844."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -97,6 +100,25 @@ def test_a_karuta_record_shows_the_take_time_chart_on_a_phone(karuta_match, asgi
     page.locator("[data-chart=takes]").scroll_into_view_if_needed()
     watched.screenshot("record-karuta-phone")
     assert watched.axe_violations() == []
+    # From play to practice: the missed and slowest cards go into the trainer's review.
+    add = page.locator("[data-trainer-add]")
+    add.wait_for(state="visible")
+    add.focus()
+    page.keyboard.press("Enter")
+    status = page.locator("[data-trainer-added]")
+    status.filter(has_text=re.compile(r"\d")).wait_for()
+    added = int(re.search(r"\d+", status.inner_text()).group())
+    assert 1 <= added <= 10
+    page.goto(f"{asgi_server.url}/en/karuta/trainer/")
+    page.wait_for_function("() => document.documentElement.dataset.trainerReady === '1'")
+    asked = page.evaluate(
+        """async () => { const { openStore } = await import('/static/js/trainer/store.js');
+            const records = await (await openStore()).load();
+            return [...records.values()].filter((r) => r.asked != null).length; }"""
+    )
+    assert asked == added
+    # The asked cards are due, and the day's ten new ones come after them.
+    assert page.locator("#due-count").inner_text() == f"Today's review: {added + 10} cards"
     assert not watched.errors
     context.close()
 

@@ -236,3 +236,74 @@ def test_home_page_counts_todays_review_from_this_browser(asgi_server, watched):
     assert page.locator("#trainer-due").inner_text() == expected
     assert page.locator(".home-daily article.poem").count() == 1
     assert watched.errors == []
+
+
+VOICED = """() => { window.__voiced = [];
+    document.addEventListener('trainer:voiced', (e) => window.__voiced.push(e.detail)); }"""
+
+
+def shown_poem(page, data) -> int:
+    shown = page.locator("#drill-question .big-kimariji").inner_text()
+    options = page.locator("#drill-options button")
+    numbers = [int(options.nth(i).get_attribute("data-poem")) for i in range(options.count())]
+    said = {p["n"]: "".join(p["said"]) for p in data["poems"]}
+    return next(n for n in numbers if said[n].startswith(shown))
+
+
+def answer_right(page, data) -> None:
+    n = shown_poem(page, data)
+    options = page.locator("#drill-options button")
+    numbers = [int(options.nth(i).get_attribute("data-poem")) for i in range(options.count())]
+    before = page.locator("#drill-progress").inner_text()
+    page.keyboard.press(str(numbers.index(n) + 1))
+    page.wait_for_function(f"(b) => {DRILL}.hidden || {PROGRESS}.textContent !== b", arg=before)
+
+
+def test_the_kimariji_is_heard_muted_on_demand_and_kept_once_heard(asgi_server, chromium):
+    context = chromium.new_context(locale="en-US", viewport=PHONE)
+    watched = WatchedPage(context.new_page())
+    page = open_trainer(watched, f"{asgi_server.url}/en/karuta/trainer/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=15000)
+    data = json.loads(page.locator("#trainer-data").text_content())
+    table = json.loads(page.locator("#trainer-voice").text_content())
+    page.evaluate(VOICED)
+    page.select_option("#drill-set", "all")
+    page.locator("#start-drill").click()
+    toggle = page.locator("#voice-toggle")
+    assert toggle.is_visible() and toggle.get_attribute("aria-pressed") == "true"
+    # The first card is heard: its clips up to the deciding kana, as the table names them.
+    page.wait_for_function("() => window.__voiced.length === 1")
+    first = shown_poem(page, data)
+    heard = page.evaluate("() => window.__voiced[0]")
+    assert heard == {"n": first, "urls": [clip[0] for clip in table[str(first)]]}
+    # Muted (by keyboard) for the second card, heard again on the third.
+    toggle.focus()
+    page.keyboard.press("Enter")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    answer_right(page, data)
+    toggle.focus()
+    page.keyboard.press("Enter")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    answer_right(page, data)
+    third = shown_poem(page, data)
+    page.wait_for_function("() => window.__voiced.length >= 2")
+    assert [v["n"] for v in page.evaluate("() => window.__voiced")] == [first, third]
+    page.keyboard.press("Escape")
+    # Heard once, kept by the service worker: the clips play offline too.
+    urls = heard["urls"]
+    page.wait_for_function(
+        "async (urls) => { for (const u of urls) if (!(await caches.match(u))) return false; "
+        "return true; }",
+        arg=urls,
+        timeout=15000,
+    )
+    context.set_offline(True)
+    try:
+        page.reload()
+        page.wait_for_function("() => document.documentElement.dataset.trainerReady === '1'")
+        fetched = "async (urls) => Promise.all(urls.map(async (u) => (await fetch(u)).ok))"
+        assert page.evaluate(fetched, urls) == [True] * len(urls)
+    finally:
+        context.set_offline(False)
+    assert watched.errors == []
+    context.close()

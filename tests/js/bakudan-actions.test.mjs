@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { KEYS, keyAction, panelModel, placeAction, playAction } from "../../static/js/bakudan/actions.js";
+import { KEYS, keyAction, panelModel, placeAction, placeRefusal, playAction } from "../../static/js/bakudan/actions.js";
 import { seatView } from "./bakudan-fixtures.mjs";
 
 test("one group per kind in hand, playable only if the server lists it", () => {
@@ -55,6 +55,15 @@ test("bomb placement: every choice, the position range from the deck or the list
   assert.equal(placeAction(model.place, "sideways"), null);
   const listed = panelModel(seatView({ legal: [0, 1, 2, 3].map((p) => ({ type: "place_bomb", where: "position", position: p })) }), 0);
   assert.deepEqual(listed.place, { where: [], position: { min: 0, max: 3 } });
+});
+
+test("a position beyond the deck is refused with the positions it allows, counted from 1", () => {
+  const place = { where: ["top", "bottom", "random"], position: { min: 0, max: 12 } };
+  for (const choice of [13, -1, NaN, 2.5]) assert.deepEqual(placeRefusal(place, choice), { min: 1, max: 13 }, String(choice));
+  assert.equal(placeRefusal(place, 12), null);
+  assert.equal(placeRefusal(place, 0), null);
+  assert.equal(placeRefusal(place, "top"), null, "the buttons need no message");
+  assert.equal(placeRefusal({ where: ["top"], position: null }, 3), null);
 });
 
 test("the action a button sends is one the server listed", () => {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { dueKana, holdMs, minutes, readingAt, readingBase, shownKana, startReading, timeOn, verseTimes } from "../../static/js/karuta/clock.js";
+import { SYNC_MS, dueKana, holdMs, minutes, readingAt, readingBase, shownKana, startReading, syncInterval, timeOn, verseTimes } from "../../static/js/karuta/clock.js";
 
 // A reading as the server releases it (games/karuta/release.py): the first three kana are
 // out, the poem is known (its deciding kana, the third, is out too).
@@ -64,4 +64,15 @@ test("a frame settling the reading waits for the reader's clock, at most a minut
   // Nobody took it and the close never reached this page (the poem was not released yet).
   assert.equal(holdMs(frame(null), startReading(early, 0), 0), 0);
   assert.equal(minutes(75), "1:15");
+});
+
+test("the clock estimate is kept fresh before the first reading, not only during one", () => {
+  // Memorising (no reading yet) and sending a card lead up to a reading whose first kana
+  // and clip are placed on the estimate as it stands: ping as often as during a reading.
+  assert.equal(syncInterval({ phase: "memorise", reading: null }), SYNC_MS);
+  assert.equal(syncInterval({ phase: "reading", reading: reading }), SYNC_MS);
+  assert.equal(syncInterval({ phase: "send", reading: null }), SYNC_MS);
+  assert.equal(syncInterval({ phase: "over", reading: null }), null); // the heartbeat's pace
+  assert.equal(syncInterval(null), null);
+  assert.ok(SYNC_MS <= 2000);
 });

@@ -12,6 +12,11 @@ test("romaji becomes kana; what cannot be read yet is kept", () => {
   assert.deepEqual(romajiToKana("kko"), { kana: "つこ", rest: "" });
   assert.deepEqual(romajiToKana("wak"), { kana: "わ", rest: "k" });
   assert.deepEqual(romajiToKana("nnna"), { kana: "んな", rest: "" }); // "nn" is ん
+  // Doubled kana pass through as they are: only a doubled romaji consonant is っ.
+  assert.deepEqual(romajiToKana("おお"), { kana: "おお", rest: "" });
+  assert.deepEqual(romajiToKana("ささ"), { kana: "ささ", rest: "" });
+  assert.deepEqual(romajiToKana("ooe"), { kana: "おおえ", rest: "" });
+  assert.deepEqual(romajiToKana("oおe"), { kana: "おおえ", rest: "" });
 });
 
 test("voicing marks and small kana do not matter", () => {

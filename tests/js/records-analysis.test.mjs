@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { bakudanMarks, draws, handSeries, readings, slowest, takeSeries } from "../../static/js/records/analysis.js";
+import { bakudanMarks, draws, handSeries, practiceRecords, readings, slowest, takeSeries } from "../../static/js/records/analysis.js";
+import { picks } from "../../static/js/trainer/from-play.js";
 import { lineChartSvg } from "../../static/js/records/chart.js";
 
 const competitive = [
@@ -33,6 +34,18 @@ test("karuta readings: taker, each touch after the deciding kana, otetsuki, send
   assert.deepEqual(takeSeries(list, 2), [[650, 100], [400, null]]); // dead cards are left out
   assert.deepEqual(slowest(list, 1, 5), [{ poem: 9, after: null }, { poem: 7, after: 400 }]);
   assert.deepEqual(slowest(list, 0, 1), [{ poem: 7, after: 650 }]);
+});
+
+test("karuta: a seat's readings for the trainer's review, missed and faulted cards first", () => {
+  const list = readings(competitive);
+  assert.deepEqual(practiceRecords(list, 0), [
+    { poem: 7, t: 650, wrong: [7], after_kimariji: 650 }, // seat 0's otetsuki on reading 1
+    { poem: 9, t: 100, wrong: [], after_kimariji: 100 },
+  ]);
+  assert.deepEqual(picks(practiceRecords(list, 0)), [7, 9]); // the faulted card first
+  assert.deepEqual(picks(practiceRecords(list, 1)), [9, 7]); // missed (not touched) first
+  const solo = readings([{ kind: "game", seat: 0, events: [{ type: "result", number: 1, poem: 3, decided: 2000, t: 2600, wrong: [[5, 2100]] }] }]);
+  assert.deepEqual(practiceRecords(solo, 0), [{ poem: 3, t: 600, wrong: [3], after_kimariji: 600 }]);
 });
 
 test("karuta solo records: the decided time comes with the result", () => {

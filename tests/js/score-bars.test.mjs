@@ -26,3 +26,15 @@ test("labels are escaped; all-zero scores still draw", () => {
   assert.match(svg, /&#60;x&#62;/);
   assert.match(svg, /seat-fill-none/);
 });
+
+test("a caption says what the bars count, above them, and in the accessible name", () => {
+  // Competitive karuta counts the cards left: the winner's bar is the empty one.
+  const rows = [{ label: "Red", value: 0, colour: "red", place: 1 }, { label: "Blue", value: 6, colour: "blue", place: 2 }];
+  const svg = scoreBarsSvg(rows, { title: "Cards left", caption: "The first to clear their side wins." });
+  assert.match(svg, /<text [^>]*class="score-caption">The first to clear their side wins.<\/text>/);
+  assert.match(svg, /aria-label="Cards left: The first to clear their side wins."/);
+  const captionY = Number(svg.match(/class="score-caption"/) && svg.match(/<text x="4" y="([\d.]+)"/)[1]);
+  const firstBarY = Number(svg.match(/<rect [^>]*y="([\d.]+)"/)[1]);
+  assert.ok(captionY < firstBarY, "the caption is above the bars");
+  assert.doesNotMatch(scoreBarsSvg(rows, { title: "Cards" }), /score-caption/);
+});

@@ -44,3 +44,9 @@ test("nearest look-alikes share the longest beginning", () => {
   assert.deepEqual(nearest(poem(31), data.poems, 2), [64, 39]);
   assert.deepEqual(nearest(poem(42), data.poems, 1), [75]);
 });
+
+test("groups come in the syllabary's order, as a Japanese collator sorts them", () => {
+  const prefixes = lookalikeGroups(data.poems).map((g) => g.prefix);
+  assert.deepEqual(prefixes, [...prefixes].sort((a, b) => a.localeCompare(b, "ja")));
+  assert.ok(prefixes.indexOf("あさ") < prefixes.indexOf("あさぼらけ"));
+});

@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 import gamekit
-from matches import moves, services
+from matches import autoplay, services
 from matches.driver import driver
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
@@ -316,14 +316,14 @@ def test_the_sweeper_goes_on_past_a_match_that_raises(monkeypatch, settings):
     for match in (first, second):
         services.submit_action(match.id, [0], {"type": "draw"})
     Match.objects.update(due_at=timezone.now() - timedelta(seconds=60))
-    real = moves.advance
+    real = autoplay.advance
 
     def flaky(match_id, expected_seq=None):
         if str(match_id) == str(first.id):
             raise RuntimeError("a broken match")
         return real(match_id, expected_seq)
 
-    monkeypatch.setattr(moves, "advance", flaky)
+    monkeypatch.setattr(autoplay, "advance", flaky)
     assert services.sweep(timedelta(seconds=10)) >= 1
     assert Action.objects.filter(match=second, actor="cpu").exists()
     assert not Action.objects.filter(match=first, actor="cpu").exists()

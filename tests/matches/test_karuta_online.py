@@ -197,6 +197,9 @@ def test_friends_play_competitive_and_chirashi_to_the_end_with_identical_logs(as
         assert match.status == Match.Status.FINISHED
         assert game.dump_state(services.replay(match)) == match.state
         stored = {row.seq: row.events for row in match.actions.all()}
+        refused = [row.action for row in match.actions.filter(kind="room")]
+        quiet = sum(1 for a in refused if a.get("type") == "refused" and a.get("quiet"))
+        print(mode, "refusals logged:", quiet, "quiet,", refused.count({"type": "refused"}), "loud")
         for bot in bots:
             assert logs[bot.name] == stored  # karuta has no private events: all alike
             live = bot.log

@@ -11,7 +11,8 @@ from django.utils import timezone
 
 import gamekit
 from games.karuta import judge
-from matches import cpu, frames, release, services
+from matches import cpu, frames, services, timed
+from matches.epoch import epoch_ms, moment
 from matches.latency import Link
 from matches.models import Action, Match
 from tests.matches.helpers import load
@@ -48,11 +49,11 @@ def at_reading(match, t):
     """The server epoch ms at reading time t of the current state."""
     match, state = load(match.id)
     r = state["reading"]
-    return release.state_at(match) - r["since"] + t
+    return timed.state_at(match) - r["since"] + t
 
 
 def ms(moment):
-    return release.epoch_ms(moment)
+    return epoch_ms(moment)
 
 
 def field(state):
@@ -62,13 +63,13 @@ def field(state):
 def test_actions_are_stamped_by_the_server_whatever_the_client_sends(clock):
     match, _t0, _t1 = friends()
     match, state = load(match.id)
-    start = release.state_at(match)
+    start = timed.state_at(match)
     assert start == ms(clock[0])
     poem = state["reading"]["poem"]
     decided = state["reading"]["decided"]
     t = decided + 300
     arrived = at_reading(match, t) + 20
-    clock[0] = release.moment(arrived + 3)
+    clock[0] = moment(arrived + 3)
     forged = {"type": "touch", "card": field(state)[0], "t": t, "judge": "arrival",
               gamekit.STAMP: {"arrival": 0, "decided": 0, "owd": 0, "jitter": 0,
                               "server": True}}  # fmt: skip
@@ -80,7 +81,7 @@ def test_actions_are_stamped_by_the_server_whatever_the_client_sends(clock):
                         "owd": 25, "jitter": 7, "server": False},
     }  # fmt: skip
     match, state = load(match.id)
-    assert release.state_at(match) == arrived + 3  # the new state began at the decision
+    assert timed.state_at(match) == arrived + 3  # the new state began at the decision
     assert poem == state["reading"]["poem"] or state["reading"]["number"] == 2
 
 
@@ -89,12 +90,12 @@ def test_frames_carry_at_and_part_and_only_the_released_view(clock):
     match, state = load(match.id)
     r = state["reading"]
     frame = frames.build_frame(match.id, frames.Viewer.of([1]), None, fresh=True)
-    assert frame["at"] == release.state_at(match) and frame["part"] == 0
+    assert frame["at"] == timed.state_at(match) and frame["part"] == 0
     assert frame["view"]["reading"]["poem"] is None and frame["view"]["reading"]["kana"] == []
-    assert release.NEXT in frame  # the consumer arms its timer with it and never sends it
+    assert timed.NEXT in frame  # the consumer arms its timer with it and never sends it
     parts = {}
     for t in sorted({0, r["decided"] - 151, r["decided"] - 150, r["decided"] + 5000}):
-        clock[0] = release.moment(at_reading(match, t))
+        clock[0] = moment(at_reading(match, t))
         frame = frames.build_frame(match.id, frames.Viewer.of([]), match.seq)
         parts[t] = frame["part"]
         shown = frame["view"]["reading"]
@@ -114,12 +115,12 @@ def test_a_slower_link_is_sent_the_reading_earlier_by_its_one_way_delay(clock):
     decided = state["reading"]["decided"]
 
     def named(owd, t):
-        clock[0] = release.moment(at_reading(match, t))
+        clock[0] = moment(at_reading(match, t))
         frame = frames.build_frame(match.id, frames.Viewer.of([1], owd=owd), None, fresh=True)
         return frame["view"]["reading"]["poem"] is not None
 
-    for owd in (None, 20, 200, release.MAX_LINK_LEAD_MS, 5000):
-        lead = 150 + min(owd or 0, release.MAX_LINK_LEAD_MS)
+    for owd in (None, 20, 200, timed.MAX_LINK_LEAD_MS, 5000):
+        lead = 150 + min(owd or 0, timed.MAX_LINK_LEAD_MS)
         assert named(owd, decided - lead) and not named(owd, decided - lead - 1)
 
 
@@ -136,7 +137,7 @@ def test_an_impossible_touch_is_refused_and_logged_without_anything_personal(clo
     match, state = load(match.id)
     t = state["reading"]["decided"] + 200
     arrived = at_reading(match, t) + 900  # far later than its claim allows
-    clock[0] = release.moment(arrived)
+    clock[0] = moment(arrived)
     action = {"type": "touch", "card": field(state)[0], "t": t}
     with pytest.raises(judge.ImpossibleTouchError):
         services.submit_action(match.id, [0], action, arrived_ms=arrived, link=Link(5))
@@ -156,20 +157,20 @@ def test_the_server_passes_the_slower_seat_after_its_window_and_awards_the_card(
     r = state["reading"]
     # Seat 1 has a measured delay of 70 ms and a jitter of 30 (from its arrangement), seat 0
     # takes at T.
-    clock[0] = release.moment(at_reading(match, -200))
+    clock[0] = moment(at_reading(match, -200))
     rows = state["sides"][1]
     services.submit_action(match.id, [1], {"type": "arrange", "rows": rows, "t": -200},
                            arrived_ms=at_reading(match, -200), link=Link(70, 30))  # fmt: skip
     T = r["decided"] + 250
-    clock[0] = release.moment(at_reading(match, T) + 4)
+    clock[0] = moment(at_reading(match, T) + 4)
     services.submit_action(match.id, [0], {"type": "touch", "card": r["poem"], "t": T},
                            arrived_ms=at_reading(match, T) + 3, link=Link(3))  # fmt: skip
     match, state = load(match.id)
     due = at_reading(match, T + 70 + 30 + judge.LATE_MARGIN_MS)
     assert ms(match.due_at) == due
-    clock[0] = release.moment(due - 1)
+    clock[0] = moment(due - 1)
     assert services.advance(match.id) is None  # the window is still open
-    clock[0] = release.moment(due)
+    clock[0] = moment(due)
     assert services.advance(match.id) == match.seq + 1
     row = Action.objects.get(match=match, seq=match.seq + 1)
     assert row.actor == "system" and row.seat == 1 and row.action["type"] == "pass"
@@ -187,14 +188,14 @@ def test_a_cpus_touch_is_due_at_its_planned_time_and_played_then(clock):
     assert plan["type"] == "touch"
     due = at_reading(match, plan["t"])
     assert ms(match.due_at) == due
-    clock[0] = release.moment(due) - timedelta(milliseconds=1)
+    clock[0] = moment(due) - timedelta(milliseconds=1)
     assert services.advance(match.id) is None
     # Another seat's move meanwhile does not redraw the plan.
     services.submit_action(match.id, [0], {"type": "arrange", "rows": state["sides"][0],
                            "t": -1}, arrived_ms=ms(clock[0]))  # fmt: skip
     match = Match.objects.get(pk=match.id)
     assert ms(match.due_at) == due
-    clock[0] = release.moment(due)
+    clock[0] = moment(due)
     assert services.advance(match.id) == match.seq + 1
     row = Action.objects.get(match=match, seq=match.seq + 1)
     assert (
@@ -207,7 +208,7 @@ def test_the_arrival_judge_setting_is_logged_with_each_touch(clock, settings):
     match, _t0, _t1 = friends()
     match, state = load(match.id)
     t = state["reading"]["decided"] + 300
-    clock[0] = release.moment(at_reading(match, t) + 50)
+    clock[0] = moment(at_reading(match, t) + 50)
     touch = {"type": "touch", "card": field(state)[0], "t": t}
     services.submit_action(match.id, [0], touch, arrived_ms=at_reading(match, t) + 40)
     row = Action.objects.get(match=match, seq=match.seq + 1)

@@ -1,6 +1,7 @@
 """A karuta act that arrives after the reading it was meant for (issue 25): a `pass` or a
-`touch` naming a reading that is over is refused as `stale` over a real socket (the touch
-logged as a refusal), and the reading in progress is untouched."""
+`touch` naming a reading that is over is refused as `stale` over a real socket and logged
+as a refusal (the pass quietly: no frame to the other seat for it), and the reading in
+progress is untouched."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import json
 import pytest
 from websockets.asyncio.client import connect
 
-from matches import services
+from gamekit import GameError
+from matches import broadcast, services
 from matches.models import Action
 from tests.matches.helpers import load
 
@@ -27,7 +29,7 @@ async def refusal(ws, action_id: str) -> dict:
         assert frame.get("type") != "ack", frame  # the act must not be applied
 
 
-def test_a_pass_and_a_touch_for_a_closed_reading_are_refused_the_touch_logged(asgi_server):
+def test_a_pass_and_a_touch_for_a_closed_reading_are_refused_and_logged(asgi_server, monkeypatch):
     match, token = services.create_match("karuta", SETTINGS, "friend")
     _match, _seat, _other = services.join(match.invite_code)
     # Reading 1 closes: both seats pass (seat 0's own pass is what arrives late below).
@@ -58,17 +60,26 @@ def test_a_pass_and_a_touch_for_a_closed_reading_are_refused_the_touch_logged(as
     for error in (passed, touched):
         assert error["code"] == "stale"
         assert error["view"]["reading"]["number"] == 2  # the current table comes with it
-    assert touched["reason"] == "reading"  # as its log line says
+        assert error["reason"] == "reading"  # as its log line says
     after_match, after = load(match.id)
     assert after == before  # reading 2 untouched: no pass, no touch, seat 0 still to act
     assert 0 not in after["reading"]["done"] and after["reading"]["touches"][0] == []
-    # The touch is logged as refused; the pass is not (the server had passed the seat).
+    # Both are logged as refused, the pass quietly (the server had passed the seat already).
     lines = list(Action.objects.filter(match=match, seq__gt=seq_before).order_by("seq"))
-    assert [(a.kind, a.seat, a.events) for a in lines] == [
-        ("room", 0, [{"type": "refused", "seat": 0, "code": "stale", "reason": "reading"}])
-    ]
-    assert after_match.seq == seq_before + 1
+    refused = [{"type": "refused", "seat": 0, "code": "stale", "reason": "reading"}]
+    assert [(a.kind, a.seat, a.events) for a in lines] == [("room", 0, refused)] * 2
+    assert [a.action for a in lines] == [{"type": "refused", "quiet": True}, {"type": "refused"}]
+    assert after_match.seq == seq_before + 2
     assert not Action.objects.filter(client_action_id__in=["late-pass", "late-touch"]).exists()
+    # A quiet line tells the group nothing (so no socket sends a frame for it); a touch's
+    # line is announced as any line is.
+    told: list[int] = []
+    monkeypatch.setattr(broadcast, "notify", lambda match_id, seq, *rest: told.append(seq))
+    late = [{"type": "pass", "reading": 1}, {"type": "touch", "card": card, "t": 900, "reading": 1}]
+    for act in late:
+        with pytest.raises(GameError):
+            services.submit_action(match.id, [0], act)
+    assert told == [seq_before + 4]  # the touch's line; the pass's (seq_before + 3) is quiet
     # The same acts for the reading in progress still count.
     services.submit_action(match.id, [0], {"type": "pass", "reading": 2}, action_id="p2")
     assert 0 in load(match.id)[1]["reading"]["done"]

@@ -17,6 +17,7 @@ import time
 
 import pytest
 
+import gamekit
 from matches import services
 from matches.models import Match
 from tests.matches.wsbot import Bot
@@ -270,3 +271,55 @@ def test_a_cpu_move_is_pushed_while_redis_is_down(transactional_db):
         redis_server.stop()
     print("redis down: the CPU's move pushed after", took, "s")
     assert max(took) < 2
+
+
+@pytest.mark.services
+def test_a_cpu_move_is_applied_once_across_two_servers_and_kill_9s(transactional_db):
+    """Issue 25: a vs-CPU match watched from two servers, so each arms a timer for every CPU
+    move and both race to play it; the player's server is killed (-9) as its CPU move comes
+    due, three times over (a new server each time). Every CPU turn is played exactly once:
+    one CPU move after each of the player's, and the log replays to the stored state."""
+    need_services()
+    survivor = AsgiServer(extra_env=SETTINGS)
+    # Started before: a player whose server died is back on the next one within moments
+    # (their 45 s rule, 5 s here, must not play their turn meanwhile).
+    doomed = [AsgiServer(extra_env=SETTINGS) for _kill in range(3)]
+
+    async def run(match_id: str, token: str) -> None:
+        ws = f"/play/{match_id}/ws/"
+        watcher = Bot(survivor.ws_url + ws, None, name="watcher")
+        await watcher.open()
+        for kill, server in enumerate(doomed):
+            player = Bot(server.ws_url + ws, token, name=f"player{kill}")
+            await player.open(since=watcher.seq)
+            if player.room["to_act"] != [0]:
+                await player.until(lambda f: f["type"] == "state" and f["match"]["to_act"] == [0])
+            reply = await player.act(0, f"me-{kill}")
+            assert reply["type"] == "ack", reply
+            # The CPU's move is due MATCHES_CPU_DELAY_MS (20 ms) after the ack: kill the
+            # player's server somewhere around it, before, while or after it plays it.
+            await asyncio.sleep(0.01 * kill)
+            server.kill()
+            await watcher.until(
+                lambda f, applied=reply["seq"]: (
+                    f["type"] == "state" and f["seq"] > applied and f["match"]["to_act"] == [0]
+                ),
+                GRACE_S + 10,
+            )
+
+    try:
+        for server in (survivor, *doomed):
+            server.start()
+        # Made once the servers answer: the player's grace runs from the match's creation.
+        match, token = services.create_match("hiddenhand", {"players": 2, "turns": 30}, "cpu")
+        asyncio.run(run(str(match.id), token))
+    finally:
+        survivor.stop()
+        for server in doomed:
+            server.stop()
+    match = Match.objects.get(pk=match.id)
+    game_rows = list(match.actions.filter(kind="game").order_by("seq"))
+    actors = [row.actor for row in game_rows]
+    assert actors == ["human", "cpu"] * 3, actors  # each CPU turn once, none lost
+    game = gamekit.registry.get("hiddenhand")
+    assert game.dump_state(services.replay(match)) == match.state

@@ -1,5 +1,6 @@
 """Language follows the visitor: the switch works from every language to every other, a
-first visit follows Accept-Language, names in their own script (issue 15, item 6)."""
+first visit follows Accept-Language, names in their own script (issue 15, item 6); one rule
+for every unprefixed address (issue 26; docs/architecture.md "Languages")."""
 
 from __future__ import annotations
 
@@ -44,6 +45,30 @@ def test_japanese_browsers_and_a_chosen_language_stay_put(client):
     client.cookies["django_language"] = "ja"  # chose 日本語 on an English page
     chosen = client.get("/", headers={"accept-language": "en-US"})
     assert chosen.status_code == 200 and '<html lang="ja">' in chosen.content.decode()
+
+
+@pytest.mark.parametrize(("lang", "prefix"), [("en", "/en"), ("zh-hans", "/zh-hans")])
+def test_one_rule_for_every_unprefixed_address_the_visitors_choice(client, lang, prefix):
+    """Issue 26: with a language chosen, a content page, a 404 and an expired invitation at
+    unprefixed addresses all come in that language (no Japanese 404, then a Chinese
+    invitation a second later)."""
+    client.cookies["django_language"] = lang  # chosen with the switch
+    page = client.get("/credits/?x=1", headers={"accept-language": "ja"})
+    assert page.status_code == 302 and page["Location"] == f"{prefix}/credits/?x=1"
+    assert "Cookie" in page["Vary"]
+    missing = client.get("/no-such-page/")
+    assert missing.status_code == 404
+    assert f'<html lang="{lang}">' in missing.content.decode()
+    invite = client.get("/play/invite/NOSUCHCODE/")
+    assert f'<html lang="{lang}">' in invite.content.decode()
+    # Without a cookie, the browser's language is the choice, everywhere alike.
+    client.cookies.clear()
+    ja = {"accept-language": "ja"}
+    assert client.get("/credits/", headers=ja).status_code == 200
+    for path in ("/no-such-page/", "/play/invite/NOSUCHCODE/"):
+        other = client.get(path, headers={"accept-language": lang})
+        assert f'<html lang="{lang}">' in other.content.decode(), path
+        assert '<html lang="ja">' in client.get(path, headers=ja).content.decode(), path
 
 
 def test_unprefixed_non_pages_are_not_redirected(client):

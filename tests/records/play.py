@@ -11,7 +11,8 @@ from typing import Any
 from django.utils import timezone
 
 import gamekit
-from matches import release, services
+from matches import services, timed
+from matches.epoch import moment
 from matches.latency import Link
 from matches.models import Match
 from tests.matches.helpers import load
@@ -100,11 +101,11 @@ def _karuta_person(match, state, people, held, clock, rng, plans, due) -> bool:
         if plan is None:
             continue
         action, t = plan
-        start = release.state_at(match) - r["since"]  # epoch ms of the reading's t = 0
+        start = timed.state_at(match) - r["since"]  # epoch ms of the reading's t = 0
         arrival = start + t + 12
-        if due is not None and release.moment(arrival) > due:
+        if due is not None and moment(arrival) > due:
             continue  # the server moves first (a CPU's touch, a window closing)
-        clock.to(release.moment(arrival + 2))
+        clock.to(moment(arrival + 2))
         plans[key] = None
         # A refused touch (impossible: logged as a room line) is part of the record too.
         with contextlib.suppress(gamekit.GameError):

@@ -117,11 +117,21 @@ def predicted_durations(text: str) -> tuple[int, ...]:
     return tuple(_hts(labels, timed=False)["durations"])
 
 
+_DEVOICED = str.maketrans("AIUEO", "aiueo")
+
+
+def voiced(label: str) -> str:
+    """The label with its phonemes voiced: Open JTalk marks a devoiced vowel as a capital
+    (fU), which the voice renders as near-silence; a reader voices every mora."""
+    phonemes, sep, rest = label.partition("/A:")
+    return phonemes.translate(_DEVOICED) + sep + rest
+
+
 @cache
 def _labels_of_text(text: str) -> tuple[str, ...]:
     import pyopenjtalk
 
-    return tuple(pyopenjtalk.extract_fullcontext(text))
+    return tuple(voiced(label) for label in pyopenjtalk.extract_fullcontext(text))
 
 
 def _frames(ms: float) -> int:
@@ -246,12 +256,13 @@ def _sounding_end(clip: np.ndarray, floor: int) -> int:
 
 def cut(rendered: Rendered, segment: plan.Segment) -> np.ndarray:
     """The segment's samples at RATE, faded in at its start and out over its tail/end. A
-    verse's last clip (no tail) ends where its sound does, at the latest at the schedule's
-    end of its last kana."""
+    clip that silence follows (a verse's last, or a shared one ending on a held
+    phrase-final kana) ends where its sound does, at the latest at the schedule's end of
+    its last kana (its tail, if any, would only carry the breath)."""
     per_ms = RATE // 1000
     a = (LEAD_MS + segment.begin) * per_ms
     clip = rendered.audio[a : a + segment.length * per_ms].copy()
-    if not segment.tail:
+    if segment.ends_in_silence:
         last = segment.take.onsets[segment.stop - 1] - segment.begin
         floor = (last + min(segment.take.voiced[segment.stop - 1], 100)) * per_ms
         end = _sounding_end(clip, floor)
@@ -267,6 +278,8 @@ def loudness(samples: np.ndarray, rate: int = RATE) -> float:
     import pyloudnorm
 
     block = min(0.4, len(samples) / rate)
+    if block * rate > len(samples):  # len / rate * rate rounded up: pyloudnorm refuses it
+        block = float(np.nextafter(block, 0.0))
     return float(pyloudnorm.Meter(rate, block_size=block).integrated_loudness(samples))
 
 

@@ -99,6 +99,15 @@ class Segment:
     def onsets(self) -> tuple[int, ...]:
         return tuple(t - self.begin for t in self.take.onsets[self.first : self.stop])
 
+    @property
+    def ends_in_silence(self) -> bool:
+        """Whether silence follows its last kana (the verse's end, or a breath after a
+        phrase): nothing then joins on at its end, and its file ends where its sound does."""
+        last = self.stop - 1
+        if self.stop == self.take.verse.size:
+            return True
+        return self.take.onsets[self.stop] > self.take.onsets[last] + self.take.voiced[last]
+
 
 def _synth_sounds(phrases: Sequence[str], keys: Sequence[str], said: Sequence[str]):
     """Comparison keys (a long o is fed as ー whatever its spelling, so rivals get one input),

@@ -117,6 +117,13 @@ export function placeAction(place, choice) {
   return place.where.includes(choice) ? { type: "place_bomb", where: choice } : null;
 }
 
+/** Why a typed position is refused (null when it is not): the positions the deck allows,
+ * counted from 1 as the page shows them, for the message. */
+export function placeRefusal(place, choice) {
+  if (!place?.position || typeof choice !== "number" || placeAction(place, choice)) return null;
+  return { min: place.position.min + 1, max: place.position.max + 1 };
+}
+
 /** Which key does what, for the shortcut list and the keydown handler. */
 export function keyAction(model, key) {
   const k = key.toLowerCase();

@@ -69,7 +69,7 @@ export class BoardView {
       const who = [seat.name];
       if (seat.cpu) who.push(`(${S.cpu}${seat.cpuLevel && S.levels[seat.cpuLevel] ? ` · ${S.levels[seat.cpuLevel]}` : ""})`);
       else if (seat.index === viewSeat && match?.mode !== "hotseat") who.push(`(${S.you})`);
-      const th = el("th", { scope: "row" }, el("span", { className: `seat-chip seat-${seat.colour}`, "aria-hidden": "true" }), who.join(" "));
+      const th = el("th", { scope: "row", dataset: { awaySlot: seat.index } }, el("span", { className: `seat-chip seat-${seat.colour}`, "aria-hidden": "true" }), who.join(" "));
       const count = el("td", { dataset: { handCount: seat.index } }, seat.handCount === null ? "" : String(seat.handCount));
       const state = [];
       if (!seat.alive) state.push(seat.place ? fmt(S.outPlace, { place: seat.place }) : S.out);

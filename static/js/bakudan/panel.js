@@ -4,7 +4,7 @@
 // rather than disabled, so the focus never falls out of the panel while others play.
 
 import { cap, fmt } from "../text.js";
-import { placeAction, playAction } from "./actions.js";
+import { placeAction, placeRefusal, playAction } from "./actions.js";
 
 const $ = (root, sel) => root.querySelector(sel);
 const $$ = (root, sel) => [...root.querySelectorAll(sel)];
@@ -208,6 +208,9 @@ export class Panel {
     if (where === "position") choice = Number($(this.root, "[data-place-n]").value) - 1;
     const action = placeAction(m.place, choice);
     if (!action) {
+      // Say why: a position beyond the deck (or none typed) is not a place in it.
+      const range = placeRefusal(m.place, choice);
+      if (range) $(document, "[data-panel-error]").textContent = fmt(this.S.placeRange, range);
       $(this.root, "[data-place-n]").focus();
       return;
     }

@@ -43,6 +43,7 @@ export class BoardView {
       const area = document.createElement("div");
       area.className = `seat-area seat-pos-${seat} of-${view.players}`;
       area.dataset.seat = seat;
+      area.dataset.awaySlot = seat;
       if (seat === view.to_act && !view.over) area.classList.add("to-act");
       const top = view.hands[seat][view.hands[seat].length - 1];
       const stack = document.createElement("div");
@@ -114,8 +115,9 @@ export class BoardView {
     ghost.style.top = `${a.y}px`;
     this.surface.append(ghost);
     this.animate(ghost, [
-      { transform: "translate(-50%, -50%) translateZ(2rem)" },
-      { transform: `translate(calc(-50% + ${b.x - a.x}px), calc(-50% + ${b.y - a.y}px)) translateZ(2rem)` },
+      // Lifted by its size, not translateZ: the table is flat (play.css says why).
+      { transform: "translate(-50%, -50%) scale(1.12)" },
+      { transform: `translate(calc(-50% + ${b.x - a.x}px), calc(-50% + ${b.y - a.y}px)) scale(1.12)` },
     ], { duration: 520, easing: "cubic-bezier(.3,.7,.3,1)" }).finished.then(() => ghost.remove(), () => ghost.remove());
   }
 

@@ -123,6 +123,7 @@ export class BoardView {
       const pile = document.createElement("div");
       pile.className = `pile-box seat-${this.g.colour(seat)}`;
       pile.dataset.seat = seat;
+      pile.dataset.awaySlot = seat;
       // The pile's height follows the count (one edge per two cards, at most 12).
       pile.style.setProperty("--layers", Math.min(12, Math.ceil(cards.length / 2)));
       const title = document.createElement("span");

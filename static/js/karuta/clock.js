@@ -39,6 +39,12 @@ export function startReading(r, base) {
 /** The reading time at server time `serverNow` (−Infinity with no reading). */
 export const timeOn = (cur, serverNow) => (cur ? Math.round(serverNow - cur.base) : -Infinity);
 
+/** How often to ping (ms) so the clock estimate stays fresh: while a reading is on, and
+ * also before one is (memorising, sending a card), since the first kana and clip of the
+ * coming reading are placed on the estimate as it stands then. null: the heartbeat's pace. */
+export const SYNC_MS = 2000;
+export const syncInterval = (view) => (["memorise", "reading", "send"].includes(view?.phase) ? SYNC_MS : null);
+
 /** The released kana due by time t ([text, t, said] entries, in order). */
 export const dueKana = (entries, t) => (entries ?? []).filter(([, at]) => at <= t);
 

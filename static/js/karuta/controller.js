@@ -13,11 +13,8 @@ import { GameReport, modeLabel } from "../game-report.js";
 import { cpuLabel, seatColour, seatName } from "../seats.js";
 import * as telemetry from "../telemetry.js";
 import { cap, fmt } from "../text.js";
-import { holdMs, readingBase, startReading, timeOn } from "./clock.js";
+import { holdMs, readingBase, startReading, syncInterval, timeOn } from "./clock.js";
 import { dropped, faultsSoFar, moved } from "./layout.js";
-
-// While a reading is on, ping this often: the clock estimate keeps its freshest samples.
-const SYNC_MS = 2000;
 
 export class KarutaController {
   constructor({ config, cards, strings, now = null }) {
@@ -260,11 +257,16 @@ export class KarutaController {
     if (view.phase !== "memorise") { this.memoriseEnd = null; this.readySent = false; }
     // A resigned match reads no further: its last view stays, without a reading.
     const r = this.resigned() === null ? view.reading : null;
-    if (r && (!this.cur || this.cur.number !== r.number)) { ui.speech.cancel(); this.cur = startReading(r, readingBase(frame.at, r)); }
+    if (r && (!this.cur || this.cur.number !== r.number)) {
+      ui.speech.cancel();
+      if (this.lastReading !== undefined && this.lastReading !== r.number) ui.panel.newReading();
+      this.lastReading = r.number;
+      this.cur = startReading(r, readingBase(frame.at, r));
+    }
     else if (r && this.cur) { this.cur.r = r; this.cur.base = readingBase(frame.at, r); this.keepOwn(r); }
     if (!r) { if (this.cur) ui.speech.cancel(); this.cur = null; }
     ui.awake?.want(this.watching());
-    this.client?.syncEvery(r ? SYNC_MS : null);
+    this.client?.syncEvery(this.resigned() === null ? syncInterval(view) : null);
     // What happened, in words (the server's texts, in this page's language).
     const fresh = frame.reset ? [] : frame.events;
     const said = [];
@@ -331,6 +333,7 @@ export class KarutaController {
 
   onError(error) {
     this.ui.panel.log(error.message);
+    if (error.code === "impossible_touch") this.ui.panel.showRefusal(error.message);
     // A refused touch (e.g. too fast to be a reaction) is not ours to keep showing.
     if (this.cur?.mine && error.ref) this.cur.mine = this.cur.mine.filter((touch) => touch.id !== error.ref);
     if (error.view && !this.frames.length) {

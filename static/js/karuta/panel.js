@@ -41,10 +41,25 @@ export class Panel {
     $("[data-reading-line]").replaceChildren();
     $("[data-reading-prev]").textContent = "";
     $("[data-reading-lower]").textContent = "";
+    this.newReading();
+  }
+
+  /** A new poem: what was typed in the find box and a refused touch were about the last one. */
+  newReading() {
+    this.showRefusal(null);
     const jump = $("[data-jump]");
     if (jump) jump.value = "";
     for (const el of document.querySelectorAll(".kcard.is-match")) el.classList.remove("is-match");
     $("[data-jump-help]").textContent = this.g.S.jumpHelp;
+  }
+
+  /** A touch the server refused (too fast to be a reaction, say), by the reading, where it
+   * is seen: the log alone is off the screen on a phone. null hides it. */
+  showRefusal(text) {
+    const box = $("[data-touch-refused]");
+    if (!box) return;
+    box.textContent = text ?? "";
+    box.hidden = !text;
   }
 
   renderMemorise() {

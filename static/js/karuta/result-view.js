@@ -48,7 +48,7 @@ export class ResultView {
     if (view.mode !== "solo") {
       chart.innerHTML = scoreBarsSvg(order.map(({ place, seat }) => ({
         place, label: g.name(seat), value: result.scores[seat], colour: this.g.colour(seat),
-      })), { title: competitive ? S.cardsLeftHead : S.cardsTakenHead });
+      })), { title: competitive ? S.cardsLeftHead : S.cardsTakenHead, caption: competitive ? S.cardsLeftChart : "" });
     }
     if (view.mode === "solo") this.renderSolo();
     const won = view.mode !== "solo" && g.you() !== null && result.winner === g.you();

@@ -28,7 +28,8 @@ export function romajiToKana(text) {
       }
     }
     if (!matched) {
-      if (i + 1 < s.length && s[i] === s[i + 1] && !"aiueon".includes(s[i])) { out += "つ"; i += 1; continue; } // っ is printed つ
+      // A doubled romaji consonant is っ (printed つ); doubled kana (おお) are themselves.
+      if (i + 1 < s.length && s[i] === s[i + 1] && /[a-z]/.test(s[i]) && !"aiueon".includes(s[i])) { out += "つ"; i += 1; continue; }
       if (/[ぁ-ゟ]/.test(s[i])) { out += s[i]; i += 1; continue; }
       return { kana: out, rest: s.slice(i) };
     }

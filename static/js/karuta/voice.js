@@ -20,6 +20,7 @@ const REANCHOR_MS = 20;
 
 /** How much later (ms) a server time falls on `b`'s map than on `a`'s. */
 const drift = (a, b) => (toCtx(a, b.server) - b.ctx) * 1000;
+const NOTE_STEP_MS = 5; // the latency note is written again when the figure moves this much
 const FADE_S = 0.03; // a reading cut short (a take) fades out rather than clicks
 
 export class Voice {
@@ -90,6 +91,7 @@ export class Voice {
 
   show(message = null) {
     const { el } = this;
+    this.noteLatency = Math.round(this.latency); // the figure the note was written with
     el.start.hidden = !this.prefs.on || this.running;
     el.volume.disabled = !this.prefs.on;
     el.calibrate.disabled = !this.prefs.on || !this.running;
@@ -105,6 +107,8 @@ export class Voice {
   follow(cur, shownT, view = null) {
     if (!this.capable) return;
     this.sample();
+    // outputLatency settles only once the output runs: the note follows it.
+    if (!this.run && Math.abs(Math.round(this.latency) - this.noteLatency) >= NOTE_STEP_MS) this.show();
     const number = cur ? cur.number : null;
     if (number !== this.number) this.reset(number);
     // What the next reading opens with, fetched now: it is due the moment that reading's
@@ -253,11 +257,14 @@ export class Voice {
     return {
       state: this.context?.state ?? "none",
       latency: this.latency,
+      outputMs: this.context ? latencyMs(this.context, 0) : 0, // the browser's own figure
+      calibrationMs: this.prefs.calibrationMs,
       delay: presentationDelay(this.latency),
       log: this.log.slice(),
       decodeMs: this.loader ? this.loader.decodeMs.slice() : [],
       failed: this.loader ? [...this.loader.failed] : [],
       gaps: this.gaps.slice(),
+      calibration: this.run ? { heard: this.run.heard.slice() } : null, // beats, page ms
     };
   }
 }

@@ -73,3 +73,16 @@ export function slowest(list, seat, count) {
     .sort((a, b) => (rank(a) === rank(b) ? 0 : rank(b) > rank(a) ? 1 : -1))
     .slice(0, count);
 }
+
+/**
+ * Karuta: a seat's readings in the shape the trainer's "add to today's review" takes (as the
+ * solo result screen's records, static/js/trainer/from-play.js `picks`): { poem, t (null:
+ * not touched), wrong (its otetsuki, or the wrong cards of a solo game), after_kimariji }.
+ */
+export function practiceRecords(list, seat) {
+  return list.filter((r) => !r.dead).map((r) => {
+    const after = r.reaches.find((x) => x.seat === seat)?.after ?? null;
+    const faults = r.otetsuki ? r.otetsuki[seat] ?? 0 : r.wrong;
+    return { poem: r.poem, t: after, wrong: Array(faults).fill(r.poem), after_kimariji: after };
+  });
+}

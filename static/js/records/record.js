@@ -2,7 +2,7 @@
 // #N, autoplay) and draw the game's extras beside it.
 
 import { fmt } from "../text.js";
-import { bakudanMarks, draws, handSeries, readings, slowest, takeSeries } from "./analysis.js";
+import { bakudanMarks, draws, handSeries, practiceRecords, readings, slowest, takeSeries } from "./analysis.js";
 import { drawStep, el } from "./board.js";
 import { lineChartSvg } from "./chart.js";
 import { wireShare } from "./share.js";
@@ -79,6 +79,8 @@ function extras(doc, ctx) {
       $("[data-slowest-box]").hidden = false;
       $("[data-slowest]").replaceChildren(...slow.slice(0, 5).map((x) => el("li", { text: `${card(x.poem)} ${x.after === null ? S.missed : seconds(x.after)}` })));
       $("[data-practise-poems]").value = slow.map((x) => x.poem).join(",");
+      // The trainer's store and scheduler load only on a record that has cards to offer.
+      import("../trainer/from-play.js").then(({ offerReview }) => offerReview(practiceRecords(list, mine)));
     }
   } else if (doc.game === "bakudan") {
     const number = doc.steps.at(-1)?.view?.number;

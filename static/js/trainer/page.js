@@ -10,28 +10,42 @@ import { buildSets, findSet, sessionCards } from "./sets.js";
 import { openStore, resilient } from "./store.js";
 import { dueText, drawCell, drawGrid, drawMissed, drawSetMenu } from "./view.js";
 import { wireKeys } from "./keyboard.js";
+import { isMuted, kimarijiVoice, setMuted } from "./voice.js";
 
 const $ = (id) => document.getElementById(id);
 const json = (id) => JSON.parse($(id).textContent);
 
 const startOfToday = (now) => new Date(now).setHours(0, 0, 0, 0);
 
+function wireVoiceToggle(app) {
+  const toggle = $("voice-toggle");
+  toggle.hidden = !app.voice.available;
+  toggle.setAttribute("aria-pressed", String(!isMuted()));
+  toggle.addEventListener("click", () => {
+    const muted = !isMuted();
+    setMuted(muted);
+    toggle.setAttribute("aria-pressed", String(!muted));
+    if (muted) app.voice.stop();
+  });
+}
+
 async function main() {
   performance.mark("trainer-start");
+  const opening = openStore(); // IndexedDB opens (its slowest step) while the sets are computed
   const data = json("trainer-data");
   const msg = json("trainer-messages");
   const lengths = staticLengths(data.poems);
   const byN = indexPoems(data, lengths);
   const sets = buildSets(data, lengths);
-  performance.mark("trainer-data"); // the bench's breakdown: poems read, sets computed
-  const store = resilient(await openStore(), (reason) => storageNote(reason));
   const app = {
     byN,
     msg,
-    store,
+    store: null, // once IndexedDB is open: the menu and the keys are wired while it opens
     rand: mulberry32((Math.random() * 2 ** 32) >>> 0),
     records: new Map(),
     drill: null,
+    voice: kimarijiVoice(json("trainer-voice")),
+    voiceOn: () => !isMuted(),
     onRecord(record) { drawCell(byN.get(record.n), record, Date.now(), msg); },
     onEnd() { app.drill = null; refresh(); },
   };
@@ -41,10 +55,9 @@ async function main() {
     note.textContent = msg.sessionOnly[reason];
     note.hidden = false;
   }
-  if (!store.persistent) storageNote(store.reason);
 
   async function load() {
-    const saved = await store.load();
+    const saved = await app.store.load();
     app.records = new Map([...byN.keys()].map((n) => [n, saved.get(n) ?? newRecord(n)]));
   }
 
@@ -110,8 +123,13 @@ async function main() {
     app.drill?.answer({ typed: $("drill-input").value });
   });
   wireKeys(app);
-  wireData(app, { reload: async () => { await load(); refresh(); } });
+  wireVoiceToggle(app);
+  performance.mark("trainer-data"); // the bench's breakdown: poems read, sets computed, menu wired
 
+  const store = resilient(await opening, (reason) => storageNote(reason));
+  app.store = store;
+  if (!store.persistent) storageNote(store.reason);
+  wireData(app, { reload: async () => { await load(); refresh(); } });
   await load();
   performance.mark("trainer-store"); // progress read
   refresh();

@@ -33,22 +33,29 @@ function shuffle(items, rand) {
   return out;
 }
 
+// Each poem's look-alikes are the same all session: sorted once per poem, not per question.
+const lookalikeCache = new WeakMap(); // byN → Map "n count" → poems
+function lookalikesOf(byN, n, count) {
+  if (!lookalikeCache.has(byN)) lookalikeCache.set(byN, new Map());
+  const cache = lookalikeCache.get(byN);
+  const key = `${n} ${count}`;
+  if (!cache.has(key)) cache.set(key, nearest(byN.get(n), [...byN.values()], count));
+  return cache.get(key);
+}
+
 /** The question for poem `n`: for the choice drills, `options` = it and its look-alikes. */
 export function question(n, drill, byN, { rand, choices = 6 }) {
   if (!DRILLS.includes(drill)) throw new Error(`unknown drill: ${drill}`);
   const q = { n, drill };
   if (drill === "choose" || drill === "nagashi") {
     const size = drill === "nagashi" ? 4 : choices;
-    const others = nearest(byN.get(n), [...byN.values()], size - 1);
+    const others = lookalikesOf(byN, n, size - 1);
     q.options = shuffle([n, ...others], rand);
   }
   return q;
 }
 
-// Kana are taken as typed (romajiToKana reads a doubled kana such as おお as っ + お).
-function typedKana(text) {
-  return /[a-z]/i.test(text) ? romajiToKana(text) : { kana: text.trim(), rest: "" };
-}
+const typedKana = (text) => romajiToKana(text.trim()); // kana, romaji or both
 
 // A long o is written either way when said: おう and おお (あふ, said おう, typed おお).
 const O_ROW = "おこそとのほもよろごぞどぼぽ";

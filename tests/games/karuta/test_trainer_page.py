@@ -13,7 +13,6 @@ from pages import offline
 from poems import daily
 from tests.support.html import english_runs
 
-IMPORT = re.compile(r'^(?:import|export)\b[^;"]*?\bfrom\s+"([^"]+)"', re.M | re.S)
 LANGUAGES = [("/", "ja"), ("/en/", "en"), ("/zh-hans/", "zh-hans")]
 
 
@@ -85,23 +84,15 @@ def test_home_shows_the_poem_of_the_day_and_its_look_alikes(client):
     assert 'id="trainer-due"' in html and 'href="/en/karuta/trainer/"' in html
 
 
-def test_modulepreload_lists_every_module_the_page_imports():
-    from django.conf import settings
-
-    from games.karuta.trainer_views import MODULES
-
-    static = settings.BASE_DIR / "static"
-    seen, todo = set(), ["js/trainer/page.js"]
-    while todo:
-        module = todo.pop()
-        if module in seen:
-            continue
-        seen.add(module)
-        text = (static / module).read_text(encoding="utf-8")
-        for spec in IMPORT.findall(text):
-            target = (static / module).parent / spec
-            todo.append(str(target.resolve().relative_to(static)))
-    assert sorted(MODULES) == sorted(seen)
+def test_the_page_loads_its_one_built_script(client):
+    """static/dist/trainer.js holds page.js and its imports (tests/js/trainer-bundle.test.mjs
+    checks it is current); the page fetches nothing else of the trainer's."""
+    html = client.get("/en/karuta/trainer/").content.decode()
+    scripts = re.findall(r'<script type="module" src="([^"]+)"', html)
+    assert any(s.startswith("/static/dist/trainer") for s in scripts)
+    assert "js/trainer/" not in html
+    assert "js/telemetry" not in html  # in the bundle, which binds the switch itself
+    assert "data-telemetry-switch" in html
 
 
 @pytest.mark.parametrize(("prefix", "lang"), LANGUAGES)
