@@ -40,7 +40,9 @@ backends, redis-server; SQLite is inside the server), and the bots (this process
 the machine's busy share. When the machine is saturated, moves/s is at most
 cores × 1000 / (the row's total ms): that is the ceiling the ratios above meet.
 BENCH_PROBE=1 makes the servers log their garbage-collector pauses and event-loop
-stalls (bench/probe.py) and this script print each match run's timed window.
+stalls (bench/probe.py) and this script print each match run's timed window;
+BENCH_WINDOW_FILE=path writes the epoch second that window starts at into that file
+(for a sampling profiler such as py-spy to attach to the servers then).
 """
 
 from __future__ import annotations
@@ -97,7 +99,8 @@ class Setup:
         self.var.mkdir(parents=True)
         if self.kind == "scaleout":
             server, name = self.env["DATABASE_URL"].rsplit("/", 1)
-            for sql in (f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"):
+            # Quoted: a name may hold a dash (s8_match-perf_bench).
+            for sql in (f'DROP DATABASE IF EXISTS "{name}"', f'CREATE DATABASE "{name}"'):
                 subprocess.run(["psql", f"{server}/postgres", "-qc", sql], check=True)
             import redis
 
@@ -439,7 +442,8 @@ async def run_matches(ports, matches, players, seconds, ramp_rate, think=None, w
             port = ports[seat % len(ports)]  # a match's players on different processes
             policy = draw_policy if game_slug == "bozu" else hidden_hand_policy
             url = f"ws://127.0.0.1:{port}/play/{m['id']}/ws/"
-            bot = TimedBot(url, token, policy, keep_frames=False)
+            # As the browser: the act's ack on its state frame (hello.ack_in_state).
+            bot = TimedBot(url, token, policy, keep_frames=False, ack_in_state=True)
             bot.table = table
             bots.append(bot)
     await ramp([lambda b=b: b.open(since=0) for b in bots], ramp_rate)
@@ -471,6 +475,8 @@ async def run_matches(ports, matches, players, seconds, ramp_rate, think=None, w
                 last_ack[0] = time.monotonic()
 
     window_start = time.monotonic() + warmup
+    if os.environ.get("BENCH_WINDOW_FILE"):  # a profiler waits for it (the move run's start)
+        Path(os.environ["BENCH_WINDOW_FILE"]).write_text(f"{time.time() + warmup}\n")
     if os.environ.get("BENCH_PROBE"):
         at = time.time() + warmup
         print(f"timed window: {at % 1000:.1f} to {(at + seconds) % 1000:.1f} s", file=sys.stderr)

@@ -27,6 +27,7 @@ from matches import handshake, protocol, services, snapshots
 from matches.dbcall import db_call
 from matches.driver import driver
 from matches.errors import MatchError, message_for
+from matches.groupcommit import GroupCommit
 from matches.latency import LinkDelay
 from matches.outage import LayerRecovery
 from matches.outgoing import FramesOut, log_failure
@@ -39,6 +40,9 @@ log = logging.getLogger(__name__)
 RECEIVED = "_received_ms"
 
 SEAT_COOKIE = "seat_token"
+
+# The process's acts, written a group per transaction (matches/groupcommit.py).
+ACTS = GroupCommit(services.submit_action)
 
 
 def clock() -> float:
@@ -91,6 +95,7 @@ class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
         self.closed = False
         self.sent_seq: int | None = None
         self.sent_part = 0  # timed games: the last `part` sent at `sent_seq`
+        self.ack_in_state = False  # hello.ack_in_state: an act's ack rides on its state frame
         self.link = LinkDelay()  # this connection's round trip (ping echo/held)
         self.arrived_ms: float | None = None  # when the frame being handled came in
         self.last_room: Any = None
@@ -211,6 +216,7 @@ class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
         if token is not None and not isinstance(token, str):
             raise BadFrame("bad_message")
         from_cookie = token is None
+        self.ack_in_state = protocol.flag(message.get("ack_in_state", protocol.MISSING))
         if from_cookie:
             token = handshake.cookie(self.scope, SEAT_COOKIE)
         held = await db_call(self._authorise)(token)
@@ -254,8 +260,7 @@ class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
         if not self.held:
             raise MatchError("spectator")
         try:
-            applied = await self.call(
-                services.submit_action,
+            applied = await ACTS.submit(
                 self.match_id,
                 self.held,
                 action,
@@ -269,15 +274,8 @@ class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
             await self.send_refusal(exc, action_id)
             await self.push()
             return
-        await self.push(min_seq=applied.seq)
-        await self.send_json(
-            {
-                "type": "ack",
-                "action_id": action_id,
-                "seq": applied.seq,
-                "duplicate": applied.duplicate,
-            }
-        )
+        ack = {"action_id": action_id, "seq": applied.seq, "duplicate": applied.duplicate}
+        await self.push(min_seq=applied.seq, ack=ack)
 
     async def on_resync(self, message: dict[str, Any]) -> None:
         since = protocol.seat_number(message.get("since"))

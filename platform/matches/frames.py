@@ -10,6 +10,8 @@ Events reach each viewer through `gamekit.events.for_viewer`.
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -167,52 +169,160 @@ def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None
     if held != viewer.held:
         viewer = Viewer(held, viewer.revealed, viewer.owd)
     view = None
-    to_act: list[int] = []
-    if snap.state is not None and match.status == Match.Status.PLAYING:
-        to_act = list(game.to_act(snap.state))
+    to_act = _to_act(snap, game)
     view_seat, handoff = viewer_seat(game, match, snap.state, viewer, to_act)
     if snap.state is not None and handoff is None:
         if view_seat not in snap.views:
             snap.views[view_seat] = game.view(snap.state, view_seat)
         view = snap.views[view_seat]
-    frame: dict[str, Any] = {
-        "type": "state",
-        "seq": match.seq,
-        "view": view,
-        "view_seat": view_seat,
-        "match": room_info(match, seats, viewer.held, to_act, now, str(game.on_leave)),
-    }
+    # Built per viewer seat as ever; what viewers share is built (and encoded) once.
+    shareable = not game.realtime and handoff is None
+    frame: dict[str, Any] = StateFrame() if shareable else {}
+    room, seat_texts = _room(snap, viewer.held, to_act, now, str(game.on_leave))
+    frame.update(type="state", seq=match.seq, view=view, view_seat=view_seat, match=room)
     if game.realtime:  # a timed game: the view as released now, `at` and `part`
         timed.timed_frame(frame, game, match, now, viewer.owd)
     if handoff is not None:
         frame["handoff"] = {"seat": handoff}
+    kept = False
     if since is None or since > match.seq or match.seq - since > EVENTS_LIMIT:
         frame["reset"] = True
         frame["events"] = []
-        return frame
-    first_cached = snap.rows[0].seq if snap.rows else match.seq + 1
-    if since + 1 >= first_cached:
-        rows = [row for row in snap.rows if row.seq > since]
     else:
+        frame["events"], kept = _entries(snap, game, since, view_seat, lang)
+    if isinstance(frame, StateFrame):
+        frame.shared, frame.seat_texts, frame.entries_kept = snap.shared, seat_texts, kept
+    return frame
+
+
+def _to_act(snap: Snapshot, game: Any) -> list[int]:
+    to_act = snap.shared.get("to_act")
+    if to_act is None:
+        to_act = []
+        if snap.state is not None and snap.match.status == Match.Status.PLAYING:
+            to_act = list(game.to_act(snap.state))
+        snap.shared["to_act"] = to_act
+    return to_act
+
+
+SEATS_FRESH_S = 0.25  # a snapshot's seats as shown ("connected") are rebuilt this often
+
+
+def _room(
+    snap: Snapshot, held: Iterable[int], to_act: list[int], now: datetime, on_leave: str
+) -> tuple[dict[str, Any], list[str]]:
+    """`room_info` from parts shared by the snapshot's viewers (only `yours` and the invite
+    are the viewer's own), and each seat's JSON but for its `yours`."""
+    match = snap.match
+    clock = time.monotonic()
+    cached = snap.shared.get("seats")
+    if cached is None or clock - cached[0] > SEATS_FRESH_S:
+        public = [seat_public(match, s, (), now) for s in snap.seats]
+        cached = (clock, public, [_dumps(p)[: -len(',"yours":false}')] for p in public])
+        snap.shared["seats"] = cached
+    held = set(held)
+    info = room_info(match, [], held, to_act, now, on_leave)
+    info["seats"] = [{**p, "yours": p["index"] in held} for p in cached[1]]
+    return info, cached[2]
+
+
+def _entries(
+    snap: Snapshot, game: Any, since: int, view_seat: int | None, lang: str | None
+) -> tuple[list[dict[str, Any]], bool]:
+    """The log entries after `since` as `view_seat` sees them, and whether the snapshot
+    keeps that list: one for every viewer who sees the same events (all of them, unless a
+    row holds private events)."""
+    match = snap.match
+    first_cached = snap.rows[0].seq if snap.rows else match.seq + 1
+    lang = lang or translation.get_language()
+    if since + 1 < first_cached:
         rows = list(
             Action.objects.filter(match=match, seq__gt=since, seq__lte=match.seq).order_by("seq")
         )
-    lang = lang or translation.get_language()
-    entries = []
-    for row in rows:
-        events = game_events.for_viewer(row.events, view_seat)
-        entries.append(
-            {
-                "seq": row.seq,
-                "seat": row.seat,
-                "actor": row.actor,
-                "kind": row.kind,  # "game": the engine's events; "room": the platform's
-                "events": events,
-                "texts": _texts(snap, game, row, events, lang),
-            }
-        )
-    frame["events"] = entries
-    return frame
+        return [_entry(snap, game, row, view_seat, lang) for row in rows], False
+    rows = [row for row in snap.rows if row.seq > since]
+    private = any(e.get("type") == game_events.PRIVATE for row in rows for e in row.events)
+    key = ("entries", since, lang, view_seat if private else "all")
+    entries = snap.shared.get(key)
+    if entries is None:
+        entries = [_entry(snap, game, row, view_seat, lang) for row in rows]
+        snap.shared[key] = entries
+    return entries, True
+
+
+def _entry(snap: Snapshot, game: Any, row: Action, view_seat: int | None, lang: str) -> dict:
+    events = game_events.for_viewer(row.events, view_seat)
+    return {
+        "seq": row.seq,
+        "seat": row.seat,
+        "actor": row.actor,
+        "kind": row.kind,  # "game": the engine's events; "room": the platform's
+        "events": events,
+        "texts": _texts(snap, game, row, events, lang),
+    }
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+class StateFrame(dict):
+    """A state frame whose parts shared with other viewers are encoded once (`encode`):
+    the snapshot's `shared` cache, each seat's JSON but for `yours`, and whether the
+    entries list is the snapshot's."""
+
+    shared: dict[Any, Any] | None = None
+    seat_texts: list[str] = []
+    entries_kept = False
+
+
+def encode(frame: dict[str, Any], extra: dict[str, Any] | None = None) -> str:
+    """A frame as JSON text, with `extra` keys after its own. For a StateFrame, the view,
+    the seats and the log entries are encoded once per snapshot, whichever viewers they go
+    to; the rest per frame."""
+    shared = frame.shared if isinstance(frame, StateFrame) else None
+    if shared is None:
+        return _dumps({**frame, **extra} if extra else frame)
+    parts = []
+    for key, value in frame.items():
+        if key == "view" or (key == "events" and frame.entries_kept):
+            text = _shared_text(shared, value)
+        elif key == "match":
+            text = _room_text(frame.seat_texts, value)
+        else:
+            text = _dumps(value)
+        parts.append(f'"{key}":{text}')
+    for key, value in (extra or {}).items():
+        parts.append(f'"{key}":{_dumps(value)}')
+    return "{" + ",".join(parts) + "}"
+
+
+def _shared_text(shared: dict[Any, Any], value: Any) -> str:
+    """The encoding of a value this snapshot keeps (a view, an entries list), made once: the
+    entry holds the value too, so its id cannot be reused while the entry lives."""
+    if value is None:
+        return "null"
+    key = ("text", id(value))
+    hit = shared.get(key)
+    if hit is None or hit[0] is not value:
+        hit = (value, _dumps(value))
+        shared[key] = hit
+    return hit[1]
+
+
+def _room_text(seat_texts: list[str], room: dict[str, Any]) -> str:
+    seats = room.get("seats")
+    if seats is None or len(seats) != len(seat_texts):
+        return _dumps(room)
+    parts = []
+    for key, value in room.items():
+        if key == "seats":
+            marks = [',"yours":true}' if s["yours"] else ',"yours":false}' for s in seats]
+            text = "[" + ",".join(t + m for t, m in zip(seat_texts, marks, strict=True)) + "]"
+        else:
+            text = _dumps(value)
+        parts.append(f'"{key}":{text}')
+    return "{" + ",".join(parts) + "}"
 
 
 def _texts(

@@ -4,7 +4,6 @@ not seen), refusals with their view, and the notices that prompt a push."""
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 from typing import Any
 
@@ -67,10 +66,18 @@ class FramesOut:
         return frames.Viewer.of(self.held, self.revealed, self.link.owd)
 
     async def push(
-        self, force: bool = False, min_seq: int | None = None, tag: str | None = None
+        self,
+        force: bool = False,
+        min_seq: int | None = None,
+        tag: str | None = None,
+        ack: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Send what this connection has not seen. With `min_seq` the process's snapshot
-        is used when it is at least that recent; without, the database is read."""
+        is used when it is at least that recent; without, the database is read.
+
+        `ack`: an applied act's ack, sent after the frame; on the state frame itself
+        (`"ack": {…}`) when the client asked for that at hello and a state frame goes out.
+        """
         frame = None
         self.seen_snapshot = None
         if min_seq is not None:  # the common case: no database, no thread hop
@@ -102,17 +109,24 @@ class FramesOut:
             if yours != self.held:
                 self._hold(yours)
         part = frame.get("part", 0)
+        out: dict[str, Any] | None = None
         if force or self.sent_seq is None or frame["seq"] > self.sent_seq:
             self.sent_seq, self.sent_part = frame["seq"], part
-            self.last_room = room
-            await self.send_json(frame)
+            out = frame
         elif frame["seq"] == self.sent_seq and part > self.sent_part:
             self.sent_part = part  # the same state, more of it released
-            self.last_room = room
-            await self.send_json(frame)
+            out = frame
         elif room != self.last_room:
+            out = {"type": "room", "seq": frame["seq"], "match": room}
+        if out is not None:
             self.last_room = room
-            await self.send_json({"type": "room", "seq": frame["seq"], "match": room})
+            if ack is not None and self.ack_in_state and out is frame:
+                # One frame instead of two: the state, then its ack, in one send.
+                await self.send_json(frame, extra={"ack": ack})
+                return frame
+            await self.send_json(out)
+        if ack is not None:
+            await self.send_json({"type": "ack", **ack})
         return frame
 
     async def push_release(self, seq: int) -> None:
@@ -155,10 +169,10 @@ class FramesOut:
                 error["handoff"] = frame["handoff"]
         await self.send_json(error)
 
-    async def send_json(self, content: dict[str, Any]) -> None:
+    async def send_json(self, content: dict[str, Any], extra: dict[str, Any] | None = None) -> None:
         if self.closed:
             return  # a notice or a timer racing the close: nothing to send to
-        text = json.dumps(content, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = frames.encode(content, extra)  # a state frame's shared parts encoded once
         try:
             await self.send(text_data=text)
         except Exception as exc:  # the socket closed under us (the server says so its way)

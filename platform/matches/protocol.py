@@ -161,6 +161,16 @@ def version(message: dict[str, Any]) -> int:
     return value
 
 
+def flag(value: Any) -> bool:
+    """An optional yes/no field: absent is no; anything but a JSON boolean (null too) is
+    refused."""
+    if value is MISSING:
+        return False
+    if not isinstance(value, bool):
+        raise BadFrame("bad_message")
+    return value
+
+
 def action_id(message: dict[str, Any]) -> str | None:
     """The frame's action id when it is well formed (for naming it in an error)."""
     ref = message.get("action_id")

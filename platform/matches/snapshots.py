@@ -44,6 +44,9 @@ class Snapshot:
     tags: frozenset[str] = frozenset()
     views: dict[Any, Any] = field(default_factory=dict)  # seat -> view, computed once
     texts: dict[Any, list[str]] = field(default_factory=dict)  # log line in words, per language
+    # What every viewer's frame of this snapshot has in common, built and encoded once
+    # (frames.py: the seats, the log entries as each visibility sees them, each seat's view).
+    shared: dict[Any, Any] = field(default_factory=dict)
 
 
 def news_after(snap: Snapshot, seen: int) -> int:

@@ -95,7 +95,10 @@ export class MatchClient {
     this.socket = socket;
     socket.addEventListener("open", () => {
       this.attempt = 0;
-      const hello = { type: "hello", v: PROTOCOL, lang: document.documentElement.lang };
+      // ack_in_state: an act's ack comes on its own state frame (one frame, not two).
+      const hello = {
+        type: "hello", v: PROTOCOL, lang: document.documentElement.lang, ack_in_state: true,
+      };
       if (this.seq !== null) hello.since = this.seq;
       this.sendRaw(hello);
       this.startHeartbeat();
@@ -203,31 +206,16 @@ export class MatchClient {
         this.burstLeft = BURST - 1;
         this.ping();
         break;
-      case "state": {
-        const part = frame.part ?? 0;
-        const again = !frame.reset && frame.seq === this.seq;
-        if (again && part > 0 && part <= this.part) return; // an older part of this state
-        if (!again && !frame.reset && this.seq !== null && frame.events.length && frame.events[0].seq !== this.seq + 1) {
-          this.resync(); // a gap: ask again rather than draw a wrong table
-          return;
-        }
-        this.part = part;
-        this.seq = frame.seq;
-        this.view = frame.view;
-        this.viewSeat = frame.view_seat;
-        // A shared device that must be passed to another player first: no view until reveal().
-        this.handoff = frame.handoff ?? null;
-        this.match = frame.match;
-        this.emit("onState", frame);
+      case "state":
+        this.receiveState(frame);
+        if (frame.ack) this.acked(frame.ack); // after the state it acknowledges
         break;
-      }
       case "room":
         this.match = frame.match;
         this.emit("onRoom", frame);
         break;
       case "ack":
-        this.pending.delete(frame.action_id);
-        this.emit("onAck", frame);
+        this.acked(frame);
         break;
       case "pong":
         this.pong(frame);
@@ -253,6 +241,29 @@ export class MatchClient {
       default:
         break; // newer server, unknown frame: ignore
     }
+  }
+
+  receiveState(frame) {
+    const part = frame.part ?? 0;
+    const again = !frame.reset && frame.seq === this.seq;
+    if (again && part > 0 && part <= this.part) return; // an older part of this state
+    if (!again && !frame.reset && this.seq !== null && frame.events.length && frame.events[0].seq !== this.seq + 1) {
+      this.resync(); // a gap: ask again rather than draw a wrong table
+      return;
+    }
+    this.part = part;
+    this.seq = frame.seq;
+    this.view = frame.view;
+    this.viewSeat = frame.view_seat;
+    // A shared device that must be passed to another player first: no view until reveal().
+    this.handoff = frame.handoff ?? null;
+    this.match = frame.match;
+    this.emit("onState", frame);
+  }
+
+  acked(ack) {
+    this.pending.delete(ack.action_id);
+    this.emit("onAck", { type: "ack", ...ack });
   }
 
   emit(name, ...args) {

@@ -110,3 +110,35 @@ test("frames of the same seq without parts still pass (a shared device's reveal)
     client.close();
   }
 });
+
+test("hello asks for acks on state frames; an ack there clears the pending act after the state", () => {
+  const acks = [];
+  const frames = [];
+  const client = new MatchClient(
+    { ws: "/play/x/ws/" },
+    { onState: (f) => frames.push(f), onAck: (a) => acks.push([a, frames.length]) },
+  );
+  client.connect();
+  const socket = FakeSocket.last;
+  socket.fire("open");
+  const receive = (frame) => client.receive(JSON.stringify(frame));
+  try {
+    assert.equal(socket.sent[0].type, "hello");
+    assert.equal(socket.sent[0].ack_in_state, true);
+    receive({ type: "welcome", seats: [0] });
+    receive({ type: "state", seq: 3, view: {}, match: {}, events: [], reset: true });
+    const id = client.act({ type: "draw" });
+    assert.ok(client.pending.has(id));
+    const ack = { action_id: id, seq: 4, duplicate: false };
+    receive({ type: "state", seq: 4, view: {}, match: {}, events: [{ seq: 4 }], ack });
+    assert.equal(client.seq, 4);
+    assert.ok(!client.pending.has(id));
+    assert.deepEqual(acks, [[{ type: "ack", ...ack }, 2]], "after the state it acknowledges");
+    // An older server's separate ack frame still works.
+    const other = client.act({ type: "draw" });
+    receive({ type: "ack", action_id: other, seq: 5, duplicate: false });
+    assert.ok(!client.pending.has(other));
+  } finally {
+    client.close();
+  }
+});

@@ -69,10 +69,13 @@ class Client:
         self.view_seat: int | None = None
         self.room: dict[str, Any] = {}
 
-    async def connect(self, since: int | None = None, token: str | None = None) -> dict:
+    async def connect(
+        self, since: int | None = None, token: str | None = None, **fields: Any
+    ) -> dict:
+        """Open the socket and say hello (with any further hello `fields`)."""
         connected, _ = await self.comm.connect()
         assert connected
-        hello: dict[str, Any] = {"type": "hello", "v": 1}
+        hello: dict[str, Any] = {"type": "hello", "v": 1, **fields}
         if (token or self.token) is not None:
             hello["token"] = token or self.token
         if since is not None:

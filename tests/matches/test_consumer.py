@@ -135,6 +135,39 @@ async def test_racing_actions_one_applied_the_other_told_with_the_current_view()
     await b.close()
 
 
+async def test_an_ack_rides_on_the_state_frame_when_the_client_asks_at_hello():
+    """hello.ack_in_state: the actor's state frame carries its ack (one frame, not two);
+    an ack with no new state to ride on (a retried id) still comes as its own frame."""
+    match, token = await make(mode="cpu")
+    client = Client(match.id, token)
+    await client.connect(ack_in_state=True)
+    seq = client.seq
+    client.frames.clear()
+    act = {"type": "act", "action": {"type": "draw"}, "action_id": "ride", "seq": seq}
+    await client.send(act)
+    state = await client.until(lambda f: f["type"] in ("state", "ack", "error"))
+    assert state["type"] == "state", state
+    assert state["ack"] == {"action_id": "ride", "seq": seq + 1, "duplicate": False}
+    assert state["seq"] >= seq + 1 and state["events"][0]["seq"] == seq + 1
+    await client.drain()
+    assert not [f for f in client.frames if f["type"] == "ack"]
+    await client.send(act)  # the same id again: acknowledged, not applied, nothing new
+    again = await client.until(lambda f: f["type"] in ("state", "ack", "error"))
+    assert again == {"type": "ack", "action_id": "ride", "seq": seq + 1, "duplicate": True}
+    assert await db(lambda: Action.objects.filter(match=match, actor="human").count())() == 1
+    await client.close()
+
+
+async def test_ack_in_state_must_be_a_boolean():
+    match, token = await make(mode="cpu")
+    for value in ("yes", None, 1):
+        client = Client(match.id, token)
+        await client.comm.connect()
+        await client.send({"type": "hello", "v": 1, "token": token, "ack_in_state": value})
+        assert (await client.recv())["code"] == "bad_message"
+        await client.close()
+
+
 BAD_FRAMES = [
     ("not json", "bad_json"),
     ('{"type": "act", "action": NaN}', "bad_json"),

@@ -36,6 +36,7 @@ class Bot:
         policy: Policy = draw_policy,
         name: str = "",
         keep_frames: bool = True,
+        ack_in_state: bool = False,
     ):
         self.ws_url = ws_url
         self.token = token
@@ -45,6 +46,8 @@ class Bot:
         # Every frame, for tests to inspect; a benchmark keeps none (`keep_frames=False`):
         # a load generator hoarding parsed frames pauses for its own garbage collection.
         self.keep_frames = keep_frames
+        # hello.ack_in_state: an act's ack comes on its state frame (as the browser asks).
+        self.ack_in_state = ack_in_state
         self.frames: list[dict[str, Any]] = []
         self.errors = 0
         self.seq: int | None = None
@@ -67,6 +70,8 @@ class Bot:
             hello["token"] = self.token
         if since is not None:
             hello["since"] = since
+        if self.ack_in_state:
+            hello["ack_in_state"] = True
         await self.send(hello)
         welcome = await self.recv()
         assert welcome["type"] == "welcome", welcome
@@ -109,7 +114,8 @@ class Bot:
         return mine[0] if mine else None
 
     async def act(self, seat: int, action_id: str | None = None) -> dict[str, Any]:
-        """Send one action and wait for its ack or error; returns that frame."""
+        """Send one action and wait for its ack or error; returns that frame (an ack that
+        came on a state frame as an `ack` frame)."""
         action_id = action_id or f"{self.name}-{self.seq}"
         self.acted_at.add(self.seq)
         self.sent.append(action_id)
@@ -130,8 +136,12 @@ class Bot:
                         and f.get("action_id", f.get("ref")) == action_id
                     )
                     or f.get("code") == "rate_limited"
+                    or (f["type"] == "state" and f.get("ack", {}).get("action_id") == action_id)
                 )
             )
+            if reply["type"] == "state":
+                reply = {"type": "ack", **reply["ack"]}
+                break
             if reply.get("code") != "rate_limited":
                 break
             # The server dropped the frame (DESIGN: per-connection rate limit): wait for

@@ -50,3 +50,22 @@ def test_expired_messages_are_still_swept_but_not_on_every_receive(clock):
         assert stale not in layer.groups.get("match.x", {})
 
     asyncio.run(scenario())
+
+
+def test_a_group_message_is_copied_once_from_the_sender_and_a_full_member_is_skipped():
+    async def scenario():
+        layer = EmbeddedChannelLayer(capacity=1)
+        full, a, b = [await layer.new_channel() for _ in range(3)]
+        for channel in (full, a, b):
+            await layer.group_add("match.x", channel)
+        await layer.send(full, {"type": "waiting"})  # its one place is taken
+        message = {"type": "match.notice", "move": {"events": [1]}}
+        await layer.group_send("match.x", message)
+        message["move"]["events"].append(2)  # the sender reuses its dict: receivers unaffected
+        got_a, got_b = await layer.receive(a), await layer.receive(b)
+        assert got_a == got_b == {"type": "match.notice", "move": {"events": [1]}}
+        assert got_a is got_b  # one copy for the group, not one per member
+        assert await layer.receive(full) == {"type": "waiting"}
+        assert layer.channels.get(full) is None  # the notice did not get in
+
+    asyncio.run(scenario())
