@@ -105,7 +105,9 @@ def _advance_locked(
     else:  # the fresh seats pick another move than the snapshot's did
         plan = None
         if forced is None:
-            plan = cpu.planned(match, seat.index, seat.cpu_level or default_level(game))
+            plan = cpu.planned(
+                game, match, state, seat.index, seat.cpu_level or default_level(game)
+            )
             if plan is None:
                 raise _Unplanned(seats)
         action, after, events = _server_move(match, game, state, seat, forced, plan, now)

@@ -3,8 +3,11 @@ never while the match row is locked.
 
 A plan is the game's `cpu_policy` handed that seat's view and nothing else, with randomness
 from the server-side seed and the log's seq (or a timed game's `cpu_key`: its plan does not
-change when another seat moves). It depends only on the match, its seq, the seat and the
-level, so it is remembered per process under exactly that key. The move path plans before it
+change when another seat moves). It depends only on the match, its seq, the state, the seat
+and the level, so it is remembered per process under exactly that key. The state is part of
+the key because plans are made ahead: a plan for the state after a move is filed under the
+next seq before that move is committed, and another move (a person's touch first, a refusal's
+log line) may take that seq instead. The move path plans before it
 takes the lock (`prepare`: moves._plan_ahead, moves._move_ahead); code under the lock only
 looks plans up (`planned`), and a move that finds its plan missing there gives the lock back,
 plans and tries again (autoplay.advance). A plan is only a value: whether it is played is still
@@ -15,6 +18,8 @@ whoever planned it.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import random
 import threading
 from collections import OrderedDict
@@ -25,7 +30,7 @@ from gamekit import Game, timed
 
 KEEP = 2048  # plans remembered per process (a few per match in play)
 
-_plans: OrderedDict[tuple[str, int, int, str], dict[str, Any]] = OrderedDict()
+_plans: OrderedDict[tuple[str, int, bytes, int, str], dict[str, Any]] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -36,9 +41,17 @@ def rng(game: Game, match: Any, state: Any, index: int) -> random.Random:
     return random.Random(f"{match.seed}:{match.seq if key is None else key}:{index}")
 
 
+def _key(
+    game: Game, match: Any, state: Any, index: int, level: str
+) -> tuple[str, int, bytes, int, str]:
+    dumped = json.dumps(game.dump_state(state), sort_keys=True, separators=(",", ":"))
+    digest = hashlib.blake2b(dumped.encode(), digest_size=16).digest()
+    return (str(match.pk), match.seq, digest, index, level)
+
+
 def plan(game: Game, match: Any, state: Any, index: int, level: str) -> dict[str, Any]:
     """The CPU's next action for seat `index` of `state` (the state after `match.seq`)."""
-    key = (str(match.pk), match.seq, index, level)
+    key = _key(game, match, state, index, level)
     with _lock:
         known = _plans.get(key)
         if known is not None:
@@ -52,11 +65,11 @@ def plan(game: Game, match: Any, state: Any, index: int, level: str) -> dict[str
     return action
 
 
-def planned(match: Any, index: int, level: str) -> dict[str, Any] | None:
-    """The plan made for seat `index` at `match.seq`, or None: a lookup, never a policy run
-    (what code under the row lock calls)."""
+def planned(game: Game, match: Any, state: Any, index: int, level: str) -> dict[str, Any] | None:
+    """The plan made for seat `index` of `state` at `match.seq`, or None: a lookup, never a
+    policy run (what code under the row lock calls)."""
     with _lock:
-        known = _plans.get((str(match.pk), match.seq, index, level))
+        known = _plans.get(_key(game, match, state, index, level))
     return None if known is None else copy.deepcopy(known)
 
 

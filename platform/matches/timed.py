@@ -149,7 +149,7 @@ def due(
         return base, None
     when, action = base, None
     if base is not None:
-        plan = cpu.planned(match, index, level)
+        plan = cpu.planned(game, match, state, index, level)
         if plan is None:
             when = min(base, now) if cpu_seat else base
         else:

@@ -328,8 +328,12 @@ def test_chirashi_with_two_cpus_to_the_end(asgi_server, watched):
     page = watched.page
     start(page, asgi_server.url, prefix="/en/", mode="chirashi", players="3")
     page.wait_for_function("window.karutaPlay.view().phase === 'reading'")
-    v = view(page)
-    assert len(v["seats"]) == 3 and page.locator(".scatter .kcard").count() == 20
+    # The view and the board read in one go: a CPU may take a card as soon as reading 1 opens.
+    v, shown = page.evaluate(
+        "() => [window.karutaPlay.view(), document.querySelectorAll('.scatter .kcard').length]"
+    )
+    assert len(v["seats"]) == 3 and shown == len(field_of(v))
+    assert len(field_of(v)) + sum(len(t) for t in v["taken"]) == 20
     rotations = page.eval_on_selector_all(
         ".scatter .kcard", "els => els.map(e => e.style.getPropertyValue('--rot'))"
     )
