@@ -55,19 +55,9 @@ class Stopwatch:
         self.cpu += time.thread_time() - self._cpu
 
 
-def bozu_settings(players: int) -> dict:
-    import gamekit
-
-    game = gamekit.registry.get("bozu")
-    form = game.settings_form(data=None)
-    initial = {name: form.get_initial_for_field(f, name) for name, f in form.fields.items()}
-    initial["players"] = players
-    bound = game.settings_form(data=initial)
-    assert bound.is_valid(), bound.errors
-    return game.settings_from_form(bound.cleaned_data)
-
-
 def main() -> None:
+    from tests.support.game_settings import bozu_settings
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=12)
     parser.add_argument("--players", type=int, default=4)

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from bench.bench_move_cost import bozu_settings
 from matches import frames, services, snapshots
 from matches.models import Match
+from tests.support.game_settings import bozu_settings
 
 pytestmark = pytest.mark.django_db(transaction=True)  # on_commit fills the snapshots
 
