@@ -63,7 +63,8 @@ def test_the_worker_reconnects_after_redis_drops_while_it_holds_an_eta_task(own_
              "--without-mingle", "--without-gossip", "-l", "info"],
             env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
-    sender = Celery(broker=own_redis.url())
+    # Not set as current: broadcast sends through celery.current_app, which must stay the project's.
+    sender = Celery(broker=own_redis.url(), set_as_current=False)
     try:
         text = lambda: log_path.read_text(errors="replace")  # noqa: E731
         wait_for(lambda: " ready." in text(), 40, "the worker to start")
