@@ -22,6 +22,7 @@ from django.utils import timezone, translation
 from gamekit import events as game_events
 from matches import snapshots, timed
 from matches.clock import absent_since, takeover_at
+from matches.epoch import epoch_ms
 from matches.log import get_game
 from matches.models import Action, Match, Seat
 from matches.snapshots import Snapshot
@@ -74,7 +75,9 @@ def viewer_seat(
 
 
 def seat_public(match: Match, seat: Seat, held: Iterable[int], now: datetime) -> dict[str, Any]:
-    # For a person away: in how many ms the CPU plays for them (the 45 s rule), when known.
+    # For a person away: in how many ms the CPU plays for them (the 45 s rule), when known,
+    # and that moment on the server's clock (epoch ms): a page counts down to `cpu_at` on its
+    # estimate of that clock, so a frame held, shared or read late shows the same seconds.
     human = seat.is_taken and not seat.is_cpu
     takeover = takeover_at(match, get_game(match), seat, now) if human else None
     return {
@@ -87,6 +90,7 @@ def seat_public(match: Match, seat: Seat, held: Iterable[int], now: datetime) ->
         "cpu_in_ms": (
             None if takeover is None else max(0, int((takeover - now).total_seconds() * 1000))
         ),
+        "cpu_at": None if takeover is None else epoch_ms(takeover),
         "owner": seat.is_owner,
         "yours": seat.index in held,
     }

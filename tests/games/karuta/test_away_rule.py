@@ -99,3 +99,26 @@ def test_a_new_reading_does_not_restart_the_absent_clock(clock):
     assert cpu_in_ms(match.id) == 1_000
     services.presence(match.id, [1], +1)  # back with the token: no countdown
     assert cpu_in_ms(match.id) is None
+
+
+def test_the_frame_carries_the_takeover_moment_on_the_servers_clock(clock):
+    """The page counts down to `cpu_at` (server epoch ms) on its estimate of the server's
+    clock: the same moment in every frame, whenever the frame was made, so a held or late
+    frame shows the same seconds; `cpu_in_ms` is what is left when the frame was made."""
+    match = friend_room("chirashi")
+
+    def seat_one():
+        frame = frames.build_frame(match.id, frames.Viewer.of([0]), None, fresh=True)
+        return frame["match"]["seats"][1]
+
+    assert seat_one()["cpu_at"] is None  # here: no countdown
+    services.presence(match.id, [1], -1)
+    dropped = clock[0]
+    due = int((dropped + GRACE).timestamp() * 1000)
+    for later in (1, 20, 44):
+        clock[0] = dropped + timedelta(seconds=later)
+        seat = seat_one()
+        assert seat["cpu_at"] == due
+        assert seat["cpu_in_ms"] == (45 - later) * 1000
+    services.presence(match.id, [1], +1)
+    assert seat_one()["cpu_at"] is None
