@@ -1,8 +1,17 @@
-// An absent friend on the board: a "connection lost" mark next to each away seat (the
-// board views give each seat's element `data-away-slot`), and the room's CPU notice moved
-// onto the board (`[data-away-notice-slot]`), so a player sees why nobody moves without
-// scrolling down to the room panel. The boards redraw their seats on every frame: the marks
-// are put back whenever the board's elements change.
+// An absent friend on the board: each board view draws, by every away seat, a "connection
+// lost" mark and, while the server counts down to playing for them (or to putting them out),
+// how long is left. It is drawn from the seat's state in the frame (`connected`, and
+// `cpu_at`: the takeover's moment on the server's clock) on every render of the seat, like
+// the rest of the seat; between frames the countdowns tick on the server's clock (the match
+// client's `serverNow()`, clock-sync.js), so a held, repeated or late frame shows the same
+// seconds as any other.
+//
+//   const away = new AwayMarks(roomStrings, () => client.serverNow());
+//   seatElement.append(...away.marks(match, seat));   // in the board view's render
+
+import { cap, fmt } from "./text.js";
+
+const TICK_MS = 1000;
 
 /** The seats shown as away: people who took a seat in a friend room being played and whose
  * connection is lost. */
@@ -11,44 +20,82 @@ export function awaySeats(match) {
   return match.seats.filter((s) => s.kind !== "cpu" && s.taken && !s.connected).map((s) => s.index);
 }
 
+/** Seat `index`'s away state from the frame: null while they are here (or not in a friend
+ * room being played); else `{ at, out }`, `at` the server epoch ms at which the CPU plays for
+ * them (or they are out, `out`), null when no countdown runs (not their turn). */
+export function awayState(match, index) {
+  if (!awaySeats(match).includes(index)) return null;
+  const seat = match.seats.find((s) => s.index === index);
+  return { at: Number.isFinite(seat.cpu_at) ? seat.cpu_at : null, out: match.on_leave === "out" };
+}
+
+/** Whole seconds left until `at` at server time `now` (rounded up: "1 s" until it is due). */
+export const secondsLeft = (at, now) => Math.max(0, Math.ceil((at - now) / 1000));
+
+/** The countdown's words at server time `now`: "" without a countdown; "The CPU plays in
+ * 12 s", then "The CPU is playing" once due (or "Out in 12 s", "Out of the game" where
+ * leavers are out). */
+export function countdownText(S, state, now) {
+  if (!state || state.at === null) return "";
+  const left = secondsLeft(state.at, now);
+  if (state.out) return cap(left > 0 ? fmt(S.markOutSoon, { s: left }) : S.markOutNow);
+  return cap(left > 0 ? fmt(S.markCpuSoon, { s: left }) : S.markCpuNow);
+}
+
 export class AwayMarks {
-  constructor(doc, label) {
+  /** strings: the room's (`away`, `markCpuSoon`, `markCpuNow`, `markOutSoon`, `markOutNow`);
+   * now: the server's epoch ms (the match client's clock). */
+  constructor(strings, now, doc = globalThis.document) {
+    this.S = strings;
+    this.now = now;
     this.doc = doc;
-    this.label = label;
-    this.seats = [];
-    this.observer = null;
+    this.timer = null;
   }
 
-  /** The room's notice lives on the board, where the game is watched. */
-  adopt(notice) {
-    const slot = this.doc.querySelector("[data-away-notice-slot]");
-    if (notice && slot && notice.parentElement !== slot) slot.append(notice);
+  /** The page's room strings (#room-strings), for a board view built before the room. */
+  static fromPage(now, doc = globalThis.document) {
+    const el = doc.getElementById("room-strings");
+    return new AwayMarks(el ? JSON.parse(el.textContent) : {}, now, doc);
   }
 
-  update(match) {
-    this.seats = awaySeats(match);
-    this.apply();
-    if (this.seats.length && !this.observer && typeof MutationObserver !== "undefined") {
-      this.observer = new MutationObserver(() => this.apply());
-      this.observer.observe(this.doc.body, { childList: true, subtree: true });
-    } else if (!this.seats.length && this.observer) {
-      this.observer.disconnect();
-      this.observer = null;
-    }
+  /** The elements to put in seat `index`'s element: none while the seat is here; the mark
+   * (`data-away-mark`), and the countdown (`data-away-countdown`) when one runs. */
+  marks(match, index) {
+    const state = awayState(match, index);
+    if (!state) return [];
+    const mark = this.doc.createElement("span");
+    mark.className = "away-mark";
+    mark.dataset.awayMark = index;
+    mark.textContent = cap(this.S.away ?? "");
+    if (state.at === null) return [mark];
+    const countdown = this.doc.createElement("span");
+    countdown.className = "away-countdown";
+    countdown.dataset.awayCountdown = index;
+    countdown.dataset.awayAt = state.at;
+    countdown.dataset.awayOut = state.out ? "1" : "";
+    countdown.textContent = countdownText(this.S, state, this.now());
+    this.start();
+    return [mark, countdown];
   }
 
-  apply() {
-    for (const mark of this.doc.querySelectorAll("[data-away-mark]")) {
-      if (!this.seats.includes(Number(mark.dataset.awayMark))) mark.remove();
+  /** Every countdown on the page, written again for the clock's time now; the tick stops
+   * when none is left (the next render with one starts it again). */
+  tick() {
+    const now = this.now();
+    const shown = [...this.doc.querySelectorAll("[data-away-countdown]")];
+    for (const el of shown) {
+      const text = countdownText(this.S, { at: Number(el.dataset.awayAt), out: el.dataset.awayOut === "1" }, now);
+      if (el.textContent !== text) el.textContent = text;
     }
-    for (const seat of this.seats) {
-      const slot = this.doc.querySelector(`[data-away-slot='${seat}']`);
-      if (!slot || slot.querySelector(`[data-away-mark='${seat}']`)) continue;
-      const mark = this.doc.createElement("span");
-      mark.className = "away-mark";
-      mark.dataset.awayMark = seat;
-      mark.textContent = this.label;
-      slot.append(mark);
-    }
+    if (!shown.length) this.stop();
+  }
+
+  start() {
+    if (this.timer === null) this.timer = setInterval(() => this.tick(), TICK_MS);
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.timer = null;
   }
 }

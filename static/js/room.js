@@ -1,8 +1,9 @@
 // The room panel shared by every play screen: seats and presence, the invitation
 // URL with a copy button, start with CPU, resign / leave, invite again, the notice
-// when the CPU plays for an absent player, and the way to the next game.
+// when the CPU plays for an absent player (on the board: matches/_away_notice.html; the
+// marks by the seats are the board views', away.js), and the way to the next game.
 
-import { AwayMarks } from "./away.js";
+import { secondsLeft } from "./away.js";
 import { seatName } from "./seats.js";
 import * as telemetry from "./telemetry.js";
 import { cap, fmt } from "./text.js";
@@ -26,8 +27,6 @@ export class Room {
     // page: a reload is a new page and a new connection, never a new game).
     this.connectReported = false;
     if (!this.root) return;
-    this.away = new AwayMarks(document, cap(this.S.away));
-    this.away.adopt($(this.root, "[data-room-cpu-notice]"));
     const on = (sel, handler) => $(this.root, sel)?.addEventListener("click", handler);
     on("[data-room-start]", () => client.room("start"));
     on("[data-room-resign]", () => client.room("resign"));
@@ -126,12 +125,12 @@ export class Room {
     $(this.root, "[data-room-invite-again]").hidden = !(friend && yours.length);
     $(this.root, "[data-room-next]").hidden = !match.next_match;
     this.cpuNotice(match);
-    this.away.update(match);
   }
 
   cpuNotice(match) {
     const notice = document.querySelector("[data-room-cpu-notice]");
     clearInterval(this.countdown);
+    if (!notice) return;
     // The away seat to act, or one whose takeover is counting down between its turns (a
     // timed game: karuta's readings come and go, the 45 s run from the drop).
     const seat = match.seats.find((s) => s.kind !== "cpu" && s.taken && !s.connected
@@ -142,16 +141,18 @@ export class Room {
     }
     notice.hidden = false;
     const [soon, now] = match.on_leave === "out" ? [this.S.outSoon, this.S.outNow] : [this.S.cpuSoon, this.S.cpuNow];
-    // The seat's own countdown (the 45 s rule), not the server's next move: in karuta that
-    // is the judge closing each reading, which made the countdown start again every poem.
-    const inMs = Number.isFinite(seat.cpu_in_ms) ? seat.cpu_in_ms : match.due_in_ms;
-    if (inMs === null || inMs === undefined) {
+    // The seat's own countdown (the 45 s rule: `cpu_at`, on the server's clock, as the
+    // marks by the seat count), not the server's next move: in karuta that is the judge
+    // closing each reading, which made the countdown start again every poem.
+    const clock = () => this.client.serverNow();
+    const due = Number.isFinite(seat.cpu_at) ? seat.cpu_at
+      : Number.isFinite(match.due_in_ms) ? clock() + match.due_in_ms : null;
+    if (due === null) {
       notice.textContent = fmt(now, { seat: this.seatName(seat.index) });
       return;
     }
-    const due = Date.now() + inMs;
     const tick = () => {
-      const left = Math.max(0, Math.ceil((due - Date.now()) / 1000));
+      const left = secondsLeft(due, clock());
       notice.textContent = left > 0
         ? fmt(soon, { seat: this.seatName(seat.index), s: left })
         : fmt(now, { seat: this.seatName(seat.index) });

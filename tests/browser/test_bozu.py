@@ -8,7 +8,6 @@ import re
 import pytest
 
 from tests.support.server import AsgiServer
-from tests.support.viewport import in_viewport
 
 pytestmark = pytest.mark.browser
 
@@ -185,23 +184,45 @@ def test_friend_match_two_browsers_then_cpu_takes_an_absent_seat(
         guest_ctx.close()
         host.wait_for_selector("[data-room-seats] li[data-seat='1']:has-text('接続が切れています')")
         for _ in range(50):  # until it is blue's turn: the notice says the CPU will play it
-            if host.is_visible("[data-room-cpu-notice]"):
+            seen = host.evaluate(BLUE_AWAY)  # the notice and the marks as one moment shows them
+            if seen["notice"] is not None:
                 break
             if host.get_attribute("[data-panel-draw]", "aria-disabled") == "false":
                 host.focus("[data-panel-draw]")
                 host.keyboard.press("Enter")
             host.wait_for_timeout(200)
-        assert "CPU" in host.inner_text("[data-room-cpu-notice]")
-        # Both are on the board, on the screen: the mark by blue's seat and the notice.
-        assert host.inner_text("[data-seat='1'] [data-away-mark='1']") == "接続が切れています"
-        host.evaluate("window.scrollTo(0, 0)")
-        for selector in ("[data-away-mark='1']", "[data-room-cpu-notice]"):
-            assert in_viewport(host, selector), selector
+        assert seen["notice"] and "CPU" in seen["notice"], seen
+        # All on the board, on the screen: by blue's seat the mark and, on blue's turn, the
+        # countdown to the CPU (the rule is 2 s here: in 2 s, 1 s, or already playing).
+        assert seen["mark"] == "接続が切れています", seen
+        assert seen["countdown"] in BLUE_COUNTDOWN, seen
+        assert seen["in_view"] == [True, True, True], seen
         play_to_the_end_by_keyboard(host)  # ends only if the CPU plays blue's turns
         assert host.locator("[data-result-places] li").count() == 3
         host_ctx.close()
     finally:
         server.stop()
+
+
+# Blue's away state on the host's screen scrolled to the top: the room's notice (null while
+# hidden), the mark and the countdown by blue's seat, and whether each lies wholly inside it.
+BLUE_AWAY = """() => {
+    scrollTo(0, 0);
+    const notice = document.querySelector("[data-room-cpu-notice]");
+    const parts = [notice, ...["mark", "countdown"].map((k) =>
+        document.querySelector(`[data-seat='1'] [data-away-${k}='1']`))];
+    const inView = (el) => { if (!el) return false; const r = el.getBoundingClientRect();
+        return r.width > 0 && r.top >= 0 && r.left >= 0
+            && r.bottom <= innerHeight && r.right <= innerWidth; };
+    return { notice: notice.hidden ? null : notice.textContent,
+        mark: parts[1]?.textContent ?? null, countdown: parts[2]?.textContent ?? null,
+        in_view: parts.map(inView) };
+}"""
+BLUE_COUNTDOWN = (
+    "あと2秒でCPUが代わりに打ちます",
+    "あと1秒でCPUが代わりに打ちます",
+    "CPUが代わりに打っています",
+)
 
 
 def test_the_3d_table_is_drawn_at_the_phones_pixel_ratio(asgi_server, poems_in_db, chromium):

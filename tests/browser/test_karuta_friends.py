@@ -122,7 +122,8 @@ def test_competitive_friend_game_in_two_browsers(transactional_db, poems_in_db, 
 
 
 def test_a_friend_who_drops_out_is_marked_on_the_board(asgi_server, chromium):
-    """Issue 26: the away state and the CPU's notice are on the board, in the viewport."""
+    """Issue 26: the away state and the CPU's notice are on the board, in the viewport; by
+    the seat, the countdown to the CPU (45 s from the drop) ticks on the page's clock."""
     host_ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
     guest_ctx = chromium.new_context(viewport=DESKTOP, locale="en-GB")
     host, guest = host_ctx.new_page(), guest_ctx.new_page()
@@ -139,7 +140,19 @@ def test_a_friend_who_drops_out_is_marked_on_the_board(asgi_server, chromium):
     guest_ctx.close()
     host.wait_for_selector("[data-piles] [data-seat='1'] [data-away-mark='1']")
     host.wait_for_selector("[data-room-cpu-notice]:not([hidden])")
+    countdown = "[data-piles] [data-seat='1'] [data-away-countdown='1']"
+    host.wait_for_selector(countdown)
     host.evaluate("window.scrollTo(0, 0)")
-    for selector in ("[data-away-mark='1']", "[data-room-cpu-notice]"):
+    for selector in ("[data-away-mark='1']", countdown, "[data-room-cpu-notice]"):
         assert in_viewport(host, selector), selector
+    first = re.fullmatch(r"The CPU plays in (\d+) s", host.inner_text(countdown))
+    assert first and 0 < int(first.group(1)) <= 45, host.inner_text(countdown)
+    # It counts down (each second, and at every redraw from the frame's cpu_at).
+    host.wait_for_function(
+        """([sel, from]) => {
+            const m = /in (\\d+) s/.exec(document.querySelector(sel)?.textContent ?? "");
+            return m && Number(m[1]) < from;
+        }""",
+        arg=[countdown, int(first.group(1))],
+    )
     host_ctx.close()

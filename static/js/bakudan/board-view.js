@@ -21,10 +21,11 @@ function el(tag, props = {}, ...children) {
 }
 
 export class BoardView {
-  constructor(root, S, lang) {
+  constructor(root, S, lang, away = null) {
     this.root = root;
     this.S = S;
     this.lang = lang;
+    this.away = away; // away.js: an absent friend's mark and countdown by their seat
   }
 
   kindName(kind) {
@@ -69,7 +70,8 @@ export class BoardView {
       const who = [seat.name];
       if (seat.cpu) who.push(`(${S.cpu}${seat.cpuLevel && S.levels[seat.cpuLevel] ? ` · ${S.levels[seat.cpuLevel]}` : ""})`);
       else if (seat.index === viewSeat && match?.mode !== "hotseat") who.push(`(${S.you})`);
-      const th = el("th", { scope: "row", dataset: { awaySlot: seat.index } }, el("span", { className: `seat-chip seat-${seat.colour}`, "aria-hidden": "true" }), who.join(" "));
+      const th = el("th", { scope: "row" }, el("span", { className: `seat-chip seat-${seat.colour}`, "aria-hidden": "true" }), who.join(" "),
+        ...(this.away?.marks(match, seat.index) ?? []));
       const count = el("td", { dataset: { handCount: seat.index } }, seat.handCount === null ? "" : String(seat.handCount));
       const state = [];
       if (!seat.alive) state.push(seat.place ? fmt(S.outPlace, { place: seat.place }) : S.out);

@@ -4,6 +4,7 @@
 // result-view.js (the end), and wires them to the match WebSocket. Every mode goes
 // through the same socket; the server sends each viewer only its own view.
 
+import { AwayMarks } from "../away.js";
 import { EventLog } from "../event-log.js";
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
@@ -33,7 +34,7 @@ const panel = new Panel($("[data-panel]"), S, {
   handCount: (seat) => game.view?.seats?.[seat]?.hand_count ?? 0,
 });
 game.ui = {
-  table: new BoardView(document.body, S, lang),
+  table: new BoardView(document.body, S, lang, AwayMarks.fromPage(() => client.serverNow())),
   events: new EventLog($("[data-log]"), $("[data-announcer]")),
   panel,
   blind: new Blind($("[data-blind]"), $("[data-board]"), S, (seat) => client.reveal(seat)),

@@ -22,11 +22,12 @@ function fillPile(el, count, top, label) {
 }
 
 export class BoardView {
-  constructor(root, { cards, strings, names }) {
+  constructor(root, { cards, strings, names, away }) {
     this.root = root;
     this.cards = cards;
     this.S = strings;
     this.names = names; // (seat) => the seat's name
+    this.away = away; // away.js: an absent friend's mark and countdown by their seat
     this.surface = root.querySelector(".table-surface");
     this.running = [];
     this.drawn = root.querySelector("[data-drawn-card]");
@@ -43,7 +44,6 @@ export class BoardView {
       const area = document.createElement("div");
       area.className = `seat-area seat-pos-${seat} of-${view.players}`;
       area.dataset.seat = seat;
-      area.dataset.awaySlot = seat;
       if (seat === view.to_act && !view.over) area.classList.add("to-act");
       const top = view.hands[seat][view.hands[seat].length - 1];
       const stack = document.createElement("div");
@@ -66,7 +66,7 @@ export class BoardView {
       toast.className = "seat-toast";
       toast.dataset.seatToast = seat;
       toast.hidden = true;
-      area.append(stack, label, toast);
+      area.append(stack, label, toast, ...(this.away?.marks(match, seat) ?? []));
       return area;
     });
     this.root.querySelector("[data-seat-areas]").replaceChildren(...seats);

@@ -4,6 +4,7 @@
 // only its own view. The jobs live in modules: controller (state and turn), board-view
 // (piles, faces, motion), panel, result, keyboard; face and motion are pure (tests/js).
 
+import { AwayMarks } from "../away.js";
 import { EventLog } from "../event-log.js";
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
@@ -24,6 +25,7 @@ const events = new EventLog(document.querySelector("[data-last-events]"), docume
 const game = new BozuController({ config, strings: S, sound, table: null, events });
 game.table = new BoardView(document.querySelector("[data-table3d]"), {
   cards: json("bozu-cards"), strings: S, names: (seat) => game.name(seat),
+  away: AwayMarks.fromPage(() => client.serverNow()),
 });
 const client = new MatchClient(config, {
   onState: (frame) => game.onState(frame),

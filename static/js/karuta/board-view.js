@@ -2,6 +2,7 @@
 // down across it) or the chirashi / solo field, the taken piles, the marks of touches,
 // and the otetsuki flash.
 
+import { AwayMarks } from "../away.js";
 import { fmt } from "../text.js";
 import { secs } from "./clock.js";
 import { longestRow, scatterColumns, scatterOrder, scatterPlace, sideRows, torifudaColumns } from "./layout.js";
@@ -12,6 +13,7 @@ export class BoardView {
   constructor(game) {
     this.g = game;
     this.faulted = new Map(); // poem -> reading number: a fault stays marked through re-renders
+    this.away = AwayMarks.fromPage(() => game.now()); // an absent friend's mark by their pile
   }
 
   cardEl(poem) { return document.querySelector(`.kcard[data-card='${poem}']`); }
@@ -94,7 +96,10 @@ export class BoardView {
         const text = fmt(S.sideOf, { who: g.label(seat), n: g.count(seat) });
         side.setAttribute("aria-label", text);
         side.setAttribute("role", "group");
-        $(`[data-caption-${sel}]`).textContent = text;
+        const caption = $(`[data-caption-${sel}]`);
+        caption.dataset.seat = seat;
+        caption.textContent = text;
+        caption.append(...this.away.marks(g.match, seat));
       }
     } else {
       const scatter = $("[data-scatter]");
@@ -123,7 +128,6 @@ export class BoardView {
       const pile = document.createElement("div");
       pile.className = `pile-box seat-${this.g.colour(seat)}`;
       pile.dataset.seat = seat;
-      pile.dataset.awaySlot = seat;
       // The pile's height follows the count (one edge per two cards, at most 12).
       pile.style.setProperty("--layers", Math.min(12, Math.ceil(cards.length / 2)));
       const title = document.createElement("span");
@@ -146,6 +150,7 @@ export class BoardView {
         out.textContent = g.S.sitsOut;
         pile.append(out);
       }
+      pile.append(...this.away.marks(g.match, seat));
       return pile;
     }));
   }

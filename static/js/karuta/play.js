@@ -37,7 +37,7 @@ game.ui = {
 
 const client = new MatchClient(config, {
   onState: (frame) => game.onState(frame),
-  onRoom: (frame) => { game.match = frame.match; game.ui.room.update(game.match); },
+  onRoom: (frame) => { game.match = frame.match; game.ui.board.render(); game.ui.room.update(game.match); },
   onError: (error) => game.onError(error),
   onConnection: (up) => game.ui.room.connection(up),
 });
