@@ -72,8 +72,8 @@ export class Room {
     this.connectReported = true;
     const player = match.seats.some((s) => s.yours);
     telemetry.roomOutcome(player ? "connect" : "spectate", true);
-    // How often the socket came back, reported when the page goes (then flushed with it).
-    addEventListener("pagehide", () => { telemetry.roomReconnects(this.reconnects); telemetry.flush(); }, { once: true });
+    // How often the socket came back, reported when the page goes, in its last batch.
+    telemetry.beforeLeaving(() => telemetry.roomReconnects(this.reconnects));
   }
 
   seatName(index) {

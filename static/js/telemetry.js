@@ -22,6 +22,7 @@ const state = (globalThis[Symbol.for("hyakunin.telemetry")] ??= {
   openedAt: performance.now(),
   view3d: "none", // none | expected | started | failed
   bound: false,
+  leaveHooks: [], // run once, just before the flush as the page goes (beforeLeaving)
 });
 
 function randomHex(bytes) {
@@ -159,6 +160,12 @@ export function flush() {
   globalThis.dispatchEvent?.(new CustomEvent("hyakunin:telemetry-flush", { detail: { sent } }));
 }
 
+/** Run `hook` once as the page goes, just before that last flush, so what it tracks leaves
+ * with it (e.g. a count reported at the end of the page's life). */
+export function beforeLeaving(hook) {
+  state.leaveHooks.push(hook);
+}
+
 /** What is waiting to be sent: queued events and whether a flush is scheduled. */
 export const pending = () => ({ queued: state.queue.length, scheduled: state.timer !== null });
 
@@ -269,6 +276,13 @@ function clean(fields) {
 // --- page wiring ------------------------------------------------------------------
 
 function leaving(why) {
+  for (const hook of state.leaveHooks.splice(0)) {
+    try {
+      hook();
+    } catch {
+      /* a page's hook never keeps the batch from leaving */
+    }
+  }
   if (state.view3d === "expected") {
     state.view3d = "abandoned";
     track("view3d_abandon", {
@@ -301,6 +315,13 @@ function bind() {
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") leaving("background");
   });
+  // Leaving for another page (a reload, a link, a form, closing the tab): the batch goes at
+  // beforeunload, while the document is still whole. Sent from pagehide, in Chromium under
+  // load, it was lost now and then, beacon and keepalive fetch alike, when the next page had
+  // already taken over (tests/browser/test_telemetry_rooms.py lost a reloaded page's whole
+  // batch). pagehide stays for what never fires beforeunload (phones, the back-forward
+  // cache) and sends whatever came after.
+  window.addEventListener("beforeunload", () => leaving("left"));
   window.addEventListener("pagehide", () => leaving("left"));
   if (state.game) {
     const report = () => track("page_load", { connection: connectionSpeed(), cache: cacheLoad() });

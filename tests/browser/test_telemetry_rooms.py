@@ -62,13 +62,22 @@ def test_friend_room_connect_spectator_and_reload(server, chromium, monkeypatch)
         watcher.wait_for_selector("[data-result]:not([hidden])")
         for page in (host, watcher):
             assert page.evaluate(LEAVE)
-        kinds = kinds_when(lambda k: k["game_end"] >= 1 and k["room_spectate"] >= 1)
+        # The host's first page reports its reconnects as it is reloaded, the others as
+        # they are left: three, the last in the batches LEAVE sent.
+        kinds = kinds_when(
+            lambda k: k["game_end"] >= 1 and k["room_spectate"] >= 1 and k["room_reconnects"] >= 3
+        )
         host_ctx.close()
         watcher_ctx.close()
     finally:
         connections.close_all()
     assert kinds["room_connect"] == 2, kinds  # the host's page, then the reloaded page
     assert kinds["room_spectate"] == 1, kinds
+    # The menu (left by its form at once, as its room_created), the host's two play pages,
+    # the spectator's: each page's batch arrives, those sent as a page goes too.
+    assert kinds["page_load"] == 4, kinds
+    assert kinds["room_created"] == 1, kinds
+    assert kinds["room_reconnects"] == 3, kinds
     assert kinds["game_start"] == 1, kinds  # not the reload, not the spectator
     assert kinds["game_end"] == 1, kinds  # the host's result only: a spectator never loses
     results = set(TelemetryEvent.objects.filter(kind="game_end").values_list("result", flat=True))
