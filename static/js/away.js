@@ -38,8 +38,8 @@ export const secondsLeft = (at, now) => Math.max(0, Math.ceil((at - now) / 1000)
 export function countdownText(S, state, now) {
   if (!state || state.at === null) return "";
   const left = secondsLeft(state.at, now);
-  if (state.out) return cap(left > 0 ? fmt(S.markOutSoon, { s: left }) : S.markOutNow);
-  return cap(left > 0 ? fmt(S.markCpuSoon, { s: left }) : S.markCpuNow);
+  const [soon, due] = state.out ? [S.markOutSoon, S.markOutNow] : [S.markCpuSoon, S.markCpuNow];
+  return cap(left > 0 ? fmt(soon ?? "", { s: left }) : due ?? "");
 }
 
 export class AwayMarks {
