@@ -322,6 +322,7 @@ def match_up(a: str, b: str, games: int, seed: int, ladder: Ladder | None = None
     seats = np.array([(ia, ib) if g % 2 == 0 else (ib, ia) for g in range(games)])
     out = play_many(seats, seed)
     _add(ladder, seats, out)
+    ladder.lengths.setdefault((a, b), []).extend(out.readings[:, 0].tolist())
     return ladder
 
 

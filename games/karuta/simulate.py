@@ -67,6 +67,8 @@ class Ladder:
     # Each game's mean of after_decided, per level: the sampling unit when comparing paths,
     # since a CPU's form (cpu.form_factor) ties the touches of one game together.
     game_means: dict[str, list[float]] = field(default_factory=dict)
+    # Each game's length in readings, per match-up (a, b) as match_up was called.
+    lengths: dict[tuple[str, str], list[int]] = field(default_factory=dict)
 
     def win_rate(self, a: str, b: str) -> float | None:
         played = self.played.get((a, b), 0)
@@ -119,6 +121,7 @@ def match_up(a: str, b: str, games: int, seed: int, ladder: Ladder | None = None
 
         final = play(levels, seed=seed * 100_003 + g, on_touch=note)
         ladder.add_game(levels, final["winner"], final["tally"])
+        ladder.lengths.setdefault((a, b), []).append(len(final["read"]))
         for seat, level in enumerate(levels):
             ladder.add_game_mean(level, mine[seat])
     return ladder

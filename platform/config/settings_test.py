@@ -57,3 +57,8 @@ MATCHES_CELERY = False
 # django-axes wants a request in every authenticate() call, which the test client's
 # login() does not pass; the lockout tests switch it on (tests/platform/test_hardening.py).
 AXES_ENABLED = False
+
+# Karuta's menu also offers the engine's fastest pace, 20 kana a second (games/karuta/forms.py,
+# pace_choices): browser tests that play whole games, and do not measure the pace, choose it,
+# since the server reads in real time. Never set in production (config/settings.py).
+KARUTA_EXTRA_PACES = (20,)

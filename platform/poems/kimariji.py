@@ -32,22 +32,29 @@ def shared_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> int:
     return n
 
 
+@cache
+def _rivals() -> dict[int, tuple[tuple[int, int], ...]]:
+    """For each poem, (shared beginning, other poem) for every poem sharing at least one
+    sound with it, longest first: the first rival not yet read decides the kimariji."""
+    keys = _keys()
+    table = {}
+    for number, own in keys.items():
+        shared = ((shared_prefix(own, keys[other]), other) for other in keys if other != number)
+        table[number] = tuple(sorted((pair for pair in shared if pair[0]), reverse=True))
+    return table
+
+
 def dynamic_kimariji(number: int, read: Iterable[int] = ()) -> int:
-    """Kana needed to decide poem `number` once the poems in `read` have been read."""
+    """Kana needed to decide poem `number` once the poems in `read` have been read: one more
+    than the longest beginning it shares with a poem not read yet. The rivals are looked up
+    longest first (`_rivals`), so a game's many calls (the engine, every reading) stop at the
+    first unread one instead of comparing all hundred poems."""
     keys = _keys()
     if number not in keys:
         raise KeyError(number)
-    done = set(read)
-    own = keys[number]
-    longest = max(
-        (
-            shared_prefix(own, keys[other])
-            for other in keys
-            if other != number and other not in done
-        ),
-        default=0,
-    )
-    return min(longest + 1, len(own))
+    done = read if isinstance(read, set | frozenset) else set(read)
+    longest = next((length for length, other in _rivals()[number] if other not in done), 0)
+    return min(longest + 1, len(keys[number]))
 
 
 @cache

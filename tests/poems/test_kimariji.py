@@ -1,7 +1,15 @@
+import random
 from collections import Counter
 
 from poems.catalogue import poems
-from poems.kimariji import dynamic_kimariji, kimariji_kana, kimariji_said, static_kimariji
+from poems.kimariji import (
+    comparison_keys_of,
+    dynamic_kimariji,
+    kimariji_kana,
+    kimariji_said,
+    shared_prefix,
+    static_kimariji,
+)
 
 ALL = range(1, 101)
 
@@ -56,3 +64,21 @@ def test_reading_a_poem_never_lengthens_another():
         for m in ALL:
             if m not in read:
                 assert dynamic_kimariji(m, read) <= before[m]
+
+
+def test_dynamic_kimariji_agrees_with_comparing_every_unread_poem():
+    """The longest-first rival table gives what comparing the poem with every unread poem
+    gives, for random read sets of every size (and a read set given as a list)."""
+
+    def compared(number, read):
+        own = comparison_keys_of(number)
+        rivals = [m for m in ALL if m != number and m not in read]
+        longest = max((shared_prefix(own, comparison_keys_of(m)) for m in rivals), default=0)
+        return min(longest + 1, len(own))
+
+    rng = random.Random(26)
+    for size in [*range(0, 100, 3), 99]:
+        read = set(rng.sample(ALL, size))
+        for number in ALL:
+            assert dynamic_kimariji(number, read) == compared(number, read), (number, size)
+        assert dynamic_kimariji(17, sorted(read)) == compared(17, read)

@@ -21,11 +21,25 @@ def _ladder_json(*args: str) -> dict:
     return json.loads(out.getvalue())
 
 
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    """The command run small, once for the module (the same games and seed always write the
+    same file), written to a file of its own: its output and that file."""
+    path = tmp_path_factory.mktemp("ladder") / "ladder.json"
+    with pytest.MonkeyPatch.context() as patch:  # the stored file itself only meanwhile
+        patch.setattr(figures.STORED, "path", path)
+        table = _ladder_json("--games", str(SMALL_GAMES), "--seed", "3", "--write")
+    figures.STORED.forget()
+    return table, path
+
+
 @pytest.fixture
-def small_table(tmp_path, monkeypatch):
-    """The command run small and written to a file of its own, which the pages then read."""
-    monkeypatch.setattr(figures.STORED, "path", tmp_path / "ladder.json")
-    yield _ladder_json("--games", str(SMALL_GAMES), "--seed", "3", "--write")
+def small_table(small_run, monkeypatch):
+    """The small run's output, and the pages reading its file."""
+    table, path = small_run
+    monkeypatch.setattr(figures.STORED, "path", path)
+    figures.STORED.forget()
+    yield table
     monkeypatch.undo()
     figures.STORED.forget()
 

@@ -173,3 +173,24 @@ def test_casual_play_defaults_to_a_short_memorisation_and_keeps_the_official_15_
         assert "15 minutes" in str(field.help_text) and "2 minutes" in str(field.help_text)
     assert engine.normalize_settings({"mode": "competitive"})["memorise_seconds"] == 120
     assert engine.normalize_settings({"memorise_seconds": 900})["memorise_seconds"] == 900
+
+
+def test_only_test_settings_add_the_engines_fastest_pace_to_the_menu(game, settings):
+    """KARUTA_EXTRA_PACES (config/settings_test.py, absent from config/settings.py) adds the
+    engine's fastest pace, 20 kana a second, for browser tests; production's menu keeps the
+    four named paces."""
+    import config.settings as production
+
+    assert not hasattr(production, "KARUTA_EXTRA_PACES")
+    named = ["slow", "standard", "fast", "very_fast"]
+    del settings.KARUTA_EXTRA_PACES
+    assert [k for k, _ in KarutaSettingsForm().fields["pace"].choices] == named
+    assert not form(pace="20").is_valid()
+    settings.KARUTA_EXTRA_PACES = (20,)
+    assert [k for k, _ in KarutaSettingsForm().fields["pace"].choices] == [*named, "20"]
+    f = form(pace="20")
+    assert f.is_valid(), f.errors
+    chosen = game.settings_from_form(f.cleaned_data)
+    assert chosen["pace"] == 20 and engine.normalize_settings(chosen)["pace"] == 20
+    f = form(pace="fast")
+    assert f.is_valid() and game.settings_from_form(f.cleaned_data)["pace"] == "fast"

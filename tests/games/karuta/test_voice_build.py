@@ -124,6 +124,15 @@ def _rms_db(samples: np.ndarray) -> float:
     return 10 * np.log10(float(np.mean(samples**2)) + 1e-12)
 
 
+def _frame_rms_db(samples: np.ndarray, step: int) -> np.ndarray:
+    """_rms_db of each whole `step`-sample frame from the start, as the frames
+    samples[i : i + step] for i in range(0, len(samples) - step, step), in one array
+    operation (a Python loop over every frame of every clip took about a minute)."""
+    count = max(0, -(-(len(samples) - step) // step))
+    frames = samples[: count * step].reshape(count, step)
+    return 10 * np.log10(np.mean(frames**2, axis=1) + 1e-12)
+
+
 @pytest.mark.voice
 def test_every_kana_is_heard(decoded):
     """Each kana's voiced span carries sound: no gap where a kana should be (a devoiced
@@ -151,7 +160,7 @@ def test_no_clip_ends_in_silence(decoded):
         if not segment.ends_in_silence:
             continue  # it joins the next clip (a crossfade): its end is mid-phrase
         shared += bool(segment.tail)
-        frames = [_rms_db(samples[i : i + step]) for i in range(0, len(samples) - step, step)]
+        frames = _frame_rms_db(samples, step)
         end = (MANIFEST["paces"][pace][key]["duration"] - build.FADE_MS) // build.FRAME_MS
         assert max(frames[end - 8 : end]) > max(frames) - build.TRIM_BELOW_DB - 3, (pace, key)
     assert shared == 3 * len(PACES)  # the shared clips that end on a held kana are covered
