@@ -35,11 +35,14 @@ PHONE = {"width": 390, "height": 844}
 READY = "() => document.documentElement.dataset.trainerReady === '1'"
 READY_MS = "() => performance.getEntriesByName('trainer-ready')[0].startTime"
 # Where a first visit's time goes: the page and its modules arrive (navigation → the entry
-# starts), the poems and sets are computed, IndexedDB opens and is read, the page is drawn.
+# starts), the poems and sets are computed, IndexedDB opens and is read, the page is drawn;
+# and, aside, when the head's script (open-early.js) started opening IndexedDB and when it
+# was open (from navigation start; -1 without those marks).
 PHASES = """() => {
-  const at = (name) => performance.getEntriesByName(name)[0].startTime;
+  const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? -1;
   return [at('trainer-start'), at('trainer-data') - at('trainer-start'),
-          at('trainer-store') - at('trainer-data'), at('trainer-ready') - at('trainer-store')];
+          at('trainer-store') - at('trainer-data'), at('trainer-ready') - at('trainer-store'),
+          at('trainer-open'), at('trainer-opened')];
 }"""
 
 SEED_HISTORY = """async (count) => {
@@ -214,6 +217,11 @@ def main() -> None:
         f"{n} {statistics.median(p[i] for p in phases):.0f}" for i, n in enumerate(names)
     )
     print(f"  of which (median ms): {parts}")
+    opened = ", ".join(
+        f"{n} {statistics.median(p[i] for p in phases):.0f}"
+        for i, n in ((4, "starts opening"), (5, "open"))
+    )
+    print(f"  IndexedDB from the head (median ms after navigation): {opened}")
     print(f"time to interactive, cached by the worker:  {summary(warm)}  (goal < 1000)")
     script, frame = [a[0] for a in answers], [a[1] for a in answers]
     print(f"answer -> next card, script (ms), {len(answers)} cards: {summary(script)}  (goal < 16)")
