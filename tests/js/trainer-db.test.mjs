@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { NAME, requestOpen, VERSION } from "../../static/js/trainer/db.js";
+import { NAME, readPoems, requestOpen, VERSION } from "../../static/js/trainer/db.js";
 
 /** A fake indexedDB whose open() answers on the next tick: upgrade then success, or an error. */
 function fakeIDB({ fresh = true, error = null } = {}) {
@@ -49,4 +49,25 @@ test("no indexedDB at all rejects instead of throwing where the page's head star
   const opening = requestOpen(null);
   assert.ok(opening instanceof Promise);
   await assert.rejects(opening, /no IndexedDB/);
+});
+
+test("the first read gets every poem's record from the poems store", async () => {
+  const rows = [{ n: 1 }, { n: 87 }];
+  const asked = [];
+  const db = {
+    transaction(name) {
+      asked.push(name);
+      return {
+        objectStore: (store) => ({
+          getAll() {
+            const request = { result: store === "poems" ? rows : null };
+            setTimeout(() => request.onsuccess());
+            return request;
+          },
+        }),
+      };
+    },
+  };
+  assert.deepEqual(await readPoems(db), rows);
+  assert.deepEqual(asked, ["poems"]);
 });

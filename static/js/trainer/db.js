@@ -1,5 +1,6 @@
 // The trainer's IndexedDB schema, shared by store.js (through idb) and open-early.js (the raw
-// API, so that file stays a few hundred bytes): one place says the name, version and stores.
+// API, so that file stays a few hundred bytes): one place says the name, version and stores,
+// and how the page's first read is made.
 export const NAME = "hyakunin-trainer";
 export const VERSION = 1;
 
@@ -15,6 +16,15 @@ export function requestOpen(idb = globalThis.indexedDB) {
     if (!idb) throw new Error("no IndexedDB");
     const request = idb.open(NAME, VERSION);
     request.onupgradeneeded = () => upgrade(request.result);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** Read every poem's record straight away (`db` raw): the page's first read, started with the open. */
+export function readPoems(db) {
+  return new Promise((resolve, reject) => {
+    const request = db.transaction("poems").objectStore("poems").getAll();
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });

@@ -47,7 +47,8 @@ function memoryStore(reason) {
 }
 
 async function indexedStore(early) {
-  const db = early ? wrap(await early) : await openDB(NAME, VERSION, { upgrade });
+  const db = early ? wrap(await early.db) : await openDB(NAME, VERSION, { upgrade });
+  let firstRead = early?.poems; // the head's read, made as the database opened: used once
   // The last chunk stays in memory: an answer appends to it and writes that one chunk. It
   // is read on the first answer, inside that answer's transaction, not while the page opens.
   let last; // undefined: not read yet; null: no log yet; else { key, count, data }
@@ -65,7 +66,10 @@ async function indexedStore(early) {
     persistent: true,
     reason: null,
     async load() {
-      return new Map((await db.getAll("poems")).map((r) => [r.n, r]));
+      const early = firstRead;
+      firstRead = null;
+      const rows = (early && (await early.catch(() => null))) ?? (await db.getAll("poems"));
+      return new Map(rows.map((r) => [r.n, r]));
     },
     async save(record, entry) {
       const tx = db.transaction(["poems", "log"], "readwrite");
@@ -98,7 +102,8 @@ async function indexedStore(early) {
 }
 
 /** The browser's store, or a session-only one (with its reason) when there is none. `early`:
- * a promise of the database already being opened (db.js `requestOpen`, open-early.js). */
+ * the database already being opened and its poems read (open-early.js: `{ db, poems }`, both
+ * promises; db.js `requestOpen`, `readPoems`). */
 export async function openStore(early = null) {
   if (!globalThis.indexedDB) return memoryStore("unavailable");
   try {
