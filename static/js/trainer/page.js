@@ -31,7 +31,9 @@ function wireVoiceToggle(app) {
 
 async function main() {
   performance.mark("trainer-start");
-  const opening = openStore(); // IndexedDB opens (its slowest step) while the sets are computed
+  // IndexedDB has been opening since the page's head (open-early.js); without that script
+  // (an old cached page), it opens now, while the sets are computed.
+  const opening = openStore(globalThis.trainerOpening);
   const data = json("trainer-data");
   const msg = json("trainer-messages");
   const lengths = staticLengths(data.poems);

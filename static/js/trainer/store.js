@@ -4,10 +4,9 @@
 // number), so 10,000 reviews are 40 binary values to read back, not 10,000 objects. When IndexedDB
 // cannot be opened (private mode, blocked, full) the same interface keeps everything in
 // memory for the session, and `persistent` is false so the page can say so.
-import { openDB } from "../../vendor/idb/index.js";
+import { openDB, wrap } from "../../vendor/idb/index.js";
+import { NAME, VERSION, upgrade } from "./db.js";
 
-const NAME = "hyakunin-trainer";
-const VERSION = 1;
 const CHUNK = 256; // log entries per stored chunk
 const FIELDS = 5;
 
@@ -47,13 +46,9 @@ function memoryStore(reason) {
   };
 }
 
-async function indexedStore() {
-  const db = await openDB(NAME, VERSION, {
-    upgrade(d) {
-      d.createObjectStore("poems", { keyPath: "n" });
-      d.createObjectStore("log"); // chunk number → { count, data }
-    },
-  });
+async function indexedStore(early) {
+  const db = early ? wrap(await early.db) : await openDB(NAME, VERSION, { upgrade });
+  let firstRead = early?.poems; // the head's read, made as the database opened: used once
   // The last chunk stays in memory: an answer appends to it and writes that one chunk. It
   // is read on the first answer, inside that answer's transaction, not while the page opens.
   let last; // undefined: not read yet; null: no log yet; else { key, count, data }
@@ -71,7 +66,10 @@ async function indexedStore() {
     persistent: true,
     reason: null,
     async load() {
-      return new Map((await db.getAll("poems")).map((r) => [r.n, r]));
+      const early = firstRead;
+      firstRead = null;
+      const rows = (early && (await early.catch(() => null))) ?? (await db.getAll("poems"));
+      return new Map(rows.map((r) => [r.n, r]));
     },
     async save(record, entry) {
       const tx = db.transaction(["poems", "log"], "readwrite");
@@ -103,11 +101,13 @@ async function indexedStore() {
   return store;
 }
 
-/** The browser's store, or a session-only one (with its reason) when there is none. */
-export async function openStore() {
+/** The browser's store, or a session-only one (with its reason) when there is none. `early`:
+ * the database already being opened and its poems read (open-early.js: `{ db, poems }`, both
+ * promises; db.js `requestOpen`, `readPoems`). */
+export async function openStore(early = null) {
   if (!globalThis.indexedDB) return memoryStore("unavailable");
   try {
-    return await indexedStore();
+    return await indexedStore(early);
   } catch {
     return memoryStore("unavailable");
   }

@@ -95,6 +95,18 @@ def test_the_page_loads_its_one_built_script(client):
     assert "data-telemetry-switch" in html
 
 
+def test_indexeddb_starts_opening_in_the_head_before_the_first_layout(client):
+    """static/dist/trainer-open.js (open-early.js): a classic script ahead of every stylesheet,
+    so it runs as soon as it arrives and a first visit's database creation overlaps the first
+    layout and the bundle's evaluation (an async module ran only after them)."""
+    html = client.get("/en/karuta/trainer/").content.decode()
+    head = html.split("</head>")[0]
+    opener = re.search(r'<script src="/static/dist/trainer-open[^"]*"></script>', head)
+    assert opener, "the IndexedDB opener is not in the head as a plain script"
+    assert head.index(opener.group(0)) < head.index('rel="stylesheet"')
+    assert head.index(opener.group(0)) < head.index('rel="modulepreload"')
+
+
 @pytest.mark.parametrize(("prefix", "lang"), LANGUAGES)
 def test_karuta_page_links_to_the_trainer(client, prefix, lang):
     html = client.get(f"{prefix}karuta/").content.decode()
