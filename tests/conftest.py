@@ -6,10 +6,12 @@ import os
 
 import pytest
 
-from tests.support.server import AsgiServer, free_port  # noqa: F401  (re-exported for tests)
+from tests.support.server import AsgiServer, ServerAhead, free_port  # noqa: F401  (re-exported)
 
 IN_CI = bool(os.environ.get("CI"))
 _skipped: list[str] = []
+NEXT_ITEM = pytest.StashKey[object]()
+_server_ahead = ServerAhead()
 
 
 # Modules whose tests share a module-scoped fixture (a CPU ladder, both karuta paths, a node
@@ -97,6 +99,7 @@ def counts_as_skipped(report) -> bool:
 
 
 def pytest_sessionfinish(session, exitstatus):
+    _server_ahead.discard()  # a server launched for a next test that never came
     if _skipped and IN_CI:
         session.config.get_terminal_writer().line(
             f"CI is set and {len(_skipped)} test(s) were skipped: failing the run.", red=True
@@ -104,10 +107,27 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 1
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Remember which test this process runs next (pytest-xdist hands it over too)."""
+    item.stash[NEXT_ITEM] = nextitem
+    yield
+
+
 @pytest.fixture
-def asgi_server(transactional_db, django_db_blocker):
-    """The real ASGI server (daphne) in a subprocess, on the test database."""
-    server = AsgiServer()
-    server.start()
+def asgi_server(request, transactional_db, django_db_blocker):
+    """The real ASGI server (daphne) in a subprocess, on the test database: a new process
+    for every test, stopped before the database is flushed. When the next test wants one
+    too, its process is launched now, so that its start-up overlaps this test (not during a
+    `timing` test, which must have the cores to itself)."""
+    server = _server_ahead.take()
+    server.wait_until_serving()
+    upcoming = request.node.stash.get(NEXT_ITEM, None)
+    if (
+        upcoming is not None
+        and "asgi_server" in getattr(upcoming, "fixturenames", ())
+        and request.node.get_closest_marker("timing") is None
+    ):
+        _server_ahead.launch()
     yield server
     server.stop()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 from pathlib import Path
 
@@ -17,18 +19,74 @@ CHROMIUM_ARGS = [
 ]  # fmt: skip
 
 
-@pytest.fixture
-def chromium():
-    """Per test: Playwright's event loop must be gone before the test database is flushed
-    (Django refuses database calls while an event loop runs in the thread)."""
-    from playwright.sync_api import sync_playwright
+class _Chromium:
+    """One Playwright driver and one Chromium for this test process, launched on first use:
+    a launch cost 3 s of waiting per test on a loaded machine. Every test still has its own
+    browser contexts (cookies, storage, service workers, cache), all closed when it ends.
 
-    assert Path(CHROMIUM).exists(), "apt-get install chromium"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    Playwright's sync API marks its event loop as this thread's running loop from its start
+    to its stop, and its calls need that mark (they make futures on the running loop). While
+    marked, Django refuses database calls in this thread (SynchronousOnlyOperation) and
+    asyncio.run() refuses to start. So the loop is marked only while a test holds the
+    `chromium` fixture, as when each test started its own Playwright: the tests after it
+    (and the flush of a database set up before it) see no loop."""
+
+    def __init__(self) -> None:
+        self.playwright = None
+        self.browser = None
+
+    def get(self):
+        from playwright.sync_api import sync_playwright
+
+        assert Path(CHROMIUM).exists(), "apt-get install chromium"
+        if self.browser is not None and self.browser.is_connected():
+            self.mark()
+            return self.browser
+        self.stop()
         _functions_not_eval()
-        yield browser
-        browser.close()
+        self.playwright = sync_playwright().start()
+        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        return self.browser
+
+    def mark(self) -> None:
+        asyncio.events._set_running_loop(self.playwright._loop)
+
+    @staticmethod
+    def unmark() -> None:
+        asyncio.events._set_running_loop(None)
+
+    def stop(self) -> None:
+        playwright, self.playwright, self.browser = self.playwright, None, None
+        if playwright is not None:
+            # Marked, as during a call: the driver's loop resumes, ends and unmarks itself.
+            asyncio.events._set_running_loop(playwright._loop)
+            with contextlib.suppress(Exception):
+                playwright.stop()
+            self.unmark()
+
+
+_CHROMIUM = _Chromium()
+
+
+@pytest.fixture(scope="session")
+def _chromium_process():
+    yield _CHROMIUM
+    _CHROMIUM.stop()
+
+
+@pytest.fixture
+def chromium(_chromium_process):
+    """This process's Chromium, with no context open: whatever the test opens (its own
+    contexts, `watched`'s) is closed after it, and Playwright's loop is unmarked."""
+    browser = _chromium_process.get()
+    for context in browser.contexts:  # none, unless closing one failed after a test
+        context.close()
+    yield browser
+    try:
+        for context in browser.contexts:
+            context.close()
+    finally:
+        _chromium_process.unmark()
 
 
 _FUNCTION = re.compile(r"\s*(async\s+)?(function\b|\([^()]*\)\s*=>|\w+\s*=>)")
