@@ -15,10 +15,13 @@ _server_ahead = ServerAhead()
 
 
 # Modules whose tests share a module-scoped fixture (a CPU ladder, both karuta paths, a node
-# run): one parallel worker runs each whole, where every worker would build it again.
+# run, the decoded voice clips): one parallel worker runs each whole, where every worker
+# would build it again.
 SHARED_FIXTURE_MODULES = {
     "tests/games/karuta/test_cpu.py",
     "tests/games/karuta/test_sim.py",
+    "tests/games/karuta/test_cpu_figures.py",
+    "tests/games/karuta/test_voice_build.py",
     "tests/pages/test_kimariji_js.py",
 }
 
