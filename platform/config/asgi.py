@@ -61,3 +61,11 @@ import gc  # noqa: E402
 
 gc.collect()  # startup's own garbage first: a frozen object is never collected
 gc.freeze()
+# And what the sockets and matches keep alive (about 200,000 objects at 200 matches: each
+# socket's coroutines, tasks, queues; the snapshots) out of them too. With the default first
+# threshold (700), anything alive for a few milliseconds (a move waiting on its group commit,
+# a match's snapshot until the next move) was promoted to the old generation, 25% of the live
+# set in 10-20 s, and each of those full collections stopped the process 80-240 ms (CPU;
+# docs/matches.md, "The paced tail"). A young collection every 50,000 new objects lets them
+# die young: no full collection in a bench run, each young one a few ms.
+gc.set_threshold(50_000, 20, 10)
