@@ -43,11 +43,20 @@ if os.environ.get("BENCH_SWITCH_INTERVAL"):
 
     sys.setswitchinterval(float(os.environ["BENCH_SWITCH_INTERVAL"]))
 
+if os.environ.get("BENCH_GC_THRESHOLD"):  # e.g. 50000,20,10: an A/B of the collector's thresholds
+    import gc
+
+    gc.set_threshold(*(int(n) for n in os.environ["BENCH_GC_THRESHOLD"].split(",")))
+
 PROBE = bool(os.environ.get("BENCH_PROBE"))
 if PROBE:
     from bench import probe
 
     probe.install()
+    from matches import services
+
+    services.renew_leases = probe.timed_job("renew", services.renew_leases)
+    services.sweep = probe.timed_job("sweep", services.sweep)
 
 if os.environ.get("BENCH_PROFILE"):
     # cProfile of the event-loop thread, written at exit beside the server's log

@@ -61,6 +61,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=12)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument(
+        "--lease-matches", type=int, default=200, help="matches whose leases one beat renews"
+    )
     parser.add_argument("--database-url", help="e.g. postgres://postgres@127.0.0.1:5432/name")
     args = parser.parse_args()
 
@@ -115,6 +118,23 @@ def main() -> None:
     ):
         print(f"{name:44} {1000 * watch.wall / moves:8.3f} {1000 * watch.cpu / moves:8.3f}")
     print(f"mean state frame: {frame_bytes // (moves * args.players)} bytes")
+
+    # The lease renewal: every MATCHES_PRESENCE_HEARTBEAT_S a process renews the leases of
+    # every seat it holds a socket for (driver.LocalDriver._keep), on the database thread.
+    held = {}
+    for _ in range(args.lease_matches):
+        match, _token = services.create_match("bozu", settings, "friend")
+        for _seat in range(args.players - 1):
+            services.join(match.invite_code)
+        services.presence(match.id, range(args.players), +1)
+        held[match.id] = list(range(args.players))
+    renew, beats = Stopwatch(), 20
+    for _ in range(beats):
+        with renew:
+            services.renew_leases(held)
+    seats = args.lease_matches * args.players
+    print(f"{f'renew the leases of {seats} seats (one beat)':44} "
+          f"{1000 * renew.wall / beats:8.3f} {1000 * renew.cpu / beats:8.3f}")  # fmt: skip
 
 
 if __name__ == "__main__":

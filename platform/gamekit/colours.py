@@ -8,11 +8,16 @@ def colour_label(colour: str) -> str:
     # Imported here so that `import gamekit` stays free of Django for pure engines.
     from django.utils.translation import gettext
 
-    labels = {
-        "red": gettext("red"),
-        "blue": gettext("blue"),
-        "green": gettext("green"),
-        "yellow": gettext("yellow"),
-        "purple": gettext("purple"),
-    }
-    return labels[colour]
+    # One lookup, not five: each gettext reads the active language (a context-local) and
+    # the catalogue, and a seat's label is asked for by every log line and seat list.
+    if colour == "red":
+        return gettext("red")
+    if colour == "blue":
+        return gettext("blue")
+    if colour == "green":
+        return gettext("green")
+    if colour == "yellow":
+        return gettext("yellow")
+    if colour == "purple":
+        return gettext("purple")
+    raise KeyError(colour)

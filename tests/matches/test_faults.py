@@ -309,6 +309,37 @@ def test_a_seat_whose_server_died_counts_as_gone_from_its_last_renewal(settings)
     assert Seat.objects.get(match=match, index=0).connections == 1
 
 
+def test_a_lease_renewal_renews_exactly_the_seats_held_here(settings):
+    """One beat renews many matches in a few statements (matches holding the same seats
+    together): each match gets exactly its own seats, whatever the others hold."""
+    matches = []
+    for _ in range(3):
+        match, _token = create(mode="friend", players=2, turns=30)
+        services.join(match.invite_code)
+        matches.append(match)
+    long_ago = timezone.now() - timedelta(minutes=5)
+    Seat.objects.filter(match__in=matches).update(
+        last_seen=long_ago, connections=0, disconnected_since=long_ago
+    )
+    both, red_only, blue_only = matches
+    services.renew_leases({both.id: [0, 1], red_only.id: [0], blue_only.id: [1, 1]})
+    renewed = {
+        (seat.match_id, seat.index): seat.last_seen > long_ago
+        for seat in Seat.objects.filter(match__in=matches)
+    }
+    assert renewed == {
+        (both.id, 0): True,
+        (both.id, 1): True,
+        (red_only.id, 0): True,
+        (red_only.id, 1): False,
+        (blue_only.id, 0): False,
+        (blue_only.id, 1): True,
+    }
+    red = Seat.objects.get(match=red_only, index=0)
+    assert red.connections == 1 and red.disconnected_since is None
+    assert Seat.objects.get(match=red_only, index=1).connections == 0
+
+
 def test_the_sweeper_goes_on_past_a_match_that_raises(monkeypatch, settings):
     settings.MATCHES_CPU_DELAY_MS = 0
     first, _t = create(mode="cpu")
