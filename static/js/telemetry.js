@@ -9,6 +9,7 @@
 const STORAGE_KEY = "hyakunin.telemetry";
 const FLUSH_DELAY_MS = 3000;
 const MAX_BATCH = 50;
+const MAX_HELD = 4 * MAX_BATCH; // events kept while offline, the newest
 
 // One state per page, even if this file is imported under two URLs (hashed and plain).
 const state = (globalThis[Symbol.for("hyakunin.telemetry")] ??= {
@@ -149,7 +150,11 @@ export function flush() {
   state.timer = null;
   let sent = 0;
   if (!isEnabled() || !state.endpoint) discard();
-  while (state.queue.length > 0) {
+  // Offline (a trainer or rules page opened from the service worker's cache): a send could
+  // only fail, with an error in the console. The batch waits for the "online" event, at
+  // most MAX_HELD events of it; a page that goes while still offline takes it with it.
+  if (globalThis.navigator?.onLine === false) state.queue.splice(0, state.queue.length - MAX_HELD);
+  while (state.queue.length > 0 && globalThis.navigator?.onLine !== false) {
     const events = state.queue.splice(0, MAX_BATCH);
     const body = JSON.stringify({ page_view: state.pageView, ...context(), events });
     send(body);
@@ -321,6 +326,7 @@ function bind() {
   // already taken over (tests/browser/test_telemetry_rooms.py lost a reloaded page's whole
   // batch). pagehide stays for what never fires beforeunload (phones, the back-forward
   // cache) and sends whatever came after.
+  window.addEventListener("online", () => flush());
   window.addEventListener("beforeunload", () => leaving("left"));
   window.addEventListener("pagehide", () => leaving("left"));
   if (state.game) {
