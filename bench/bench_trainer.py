@@ -232,6 +232,7 @@ def main() -> None:
         for i, n in ((4, "starts opening"), (5, "open"))
     )
     print(f"  IndexedDB from the head (median ms after navigation): {opened}")
+    print("  first visits in the order made (ms): " + ", ".join(f"{v:.0f}" for v in cold))
     print(f"time to interactive, cached by the worker:  {summary(warm)}  (goal < 1000)")
     script, frame = [a[0] for a in answers], [a[1] for a in answers]
     print(f"answer -> next card, script (ms), {len(answers)} cards: {summary(script)}  (goal < 16)")
