@@ -9,7 +9,9 @@ Prints, for a phone-class profile (Emulation.setCPUThrottlingRate 4, 390×844):
   < 5 MiB, and the time to read it back in the page, goal < 100 ms; then the page's time to
   interactive with that history stored.
 No baseline exists for these (they are absolute goals); run on a quiet machine and give
-`uptime` with the figures.
+`uptime` with the figures. A phone has a Japanese system font; a Linux machine without one
+(Debian: `apt-get install fonts-ipafont-gothic`) makes Chromium look every kana up in other
+fonts during the first layout (docs/front-end.md), so the bench says which font it found.
 
     PYTHONPATH=platform:. .venv/bin/python bench/bench_trainer.py [--runs 5]
 """
@@ -172,6 +174,16 @@ def answer_times(page, cards: int) -> list[list[float]]:
     return page.evaluate("() => window.__answered")
 
 
+def japanese_font() -> str:
+    found = (
+        shutil.which("fc-list")
+        and subprocess.run(
+            ["fc-list", ":lang=ja", "family"], capture_output=True, text=True
+        ).stdout.split("\n")[0]
+    )
+    return f"Japanese font: {found}" if found else "NO Japanese font installed (see the docstring)"
+
+
 def summary(values: list[float]) -> str:
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
@@ -244,7 +256,7 @@ def main() -> None:
     print(f"reading it back (ms), {reads[0]['log']:,} entries: {read}  (goal < 100)")
     print(f"time to interactive with that history (ms): {summary(with_history)}")
     load = f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after"
-    print(f"machine: load average (1 min) {load}, {os.cpu_count()} cores")
+    print(f"machine: load average (1 min) {load}, {os.cpu_count()} cores; {japanese_font()}")
 
 
 if __name__ == "__main__":
