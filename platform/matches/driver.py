@@ -21,11 +21,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import secrets
 from collections import Counter
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
+
+from django.utils import timezone
 
 from matches import services
 from matches.dbcall import db_call
@@ -229,6 +232,15 @@ class LocalDriver:
         row = await db_call(services.standing)(match_id)
         if row is None:
             return
+        seq_now, _status, due_at = row
+        if seq_now == seq and due_at is not None:
+            early_ms = (due_at - timezone.now()).total_seconds() * 1000
+            if early_ms > 0:
+                # Fired a hair before the move was due: arm again here, not only through a
+                # notice (while the channel layer is down no notice re-arms it, and the
+                # sweeper would play the move a second late).
+                self.schedule(match_id, seq, math.ceil(early_ms))
+                return
         # A new tag each time: every process reads the match again (and re-arms its timer).
         await services.send_notices([services.notice(match_id, row[0], secrets.token_hex(6))])
 

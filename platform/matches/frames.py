@@ -11,6 +11,7 @@ Events reach each viewer through `gamekit.events.for_viewer`.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -118,7 +119,8 @@ def room_info(
         "next_match": str(match.next_match_id) if match.next_match_id else None,
         # When the server plays by itself (a CPU, or the CPU for a disconnected player).
         "due_in_ms": (
-            max(0, int((match.due_at - now).total_seconds() * 1000)) if match.due_at else None
+            # Rounded up: a timer armed from it never fires before the move is due.
+            max(0, math.ceil((match.due_at - now).total_seconds() * 1000)) if match.due_at else None
         ),
     }
     if held and match.invite_code and match.status != Match.Status.FINISHED:

@@ -8,6 +8,7 @@ tokens never leave the server: tokens are stored as SHA-256 hashes only.
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 
 from django.db import models
@@ -41,9 +42,9 @@ class MatchQuerySet(models.QuerySet):
         """The match's seq as the database has it now (None: no such match)."""
         return self.filter(pk=match_id).values_list("seq", flat=True).first()
 
-    def standing(self, match_id: Any) -> tuple[int, str] | None:
-        """(seq, status), or None: no such match."""
-        return self.filter(pk=match_id).values_list("seq", "status").first()
+    def standing(self, match_id: Any) -> tuple[int, str, datetime | None] | None:
+        """(seq, status, due_at), or None: no such match."""
+        return self.filter(pk=match_id).values_list("seq", "status", "due_at").first()
 
     def overdue(self, cutoff: Any) -> MatchQuerySet:
         """Playing matches whose server-side move was due by `cutoff`."""
