@@ -147,11 +147,12 @@ def cmd_test(argv: list[str]) -> int:
     parallel = in_parallel(argv)
     if parallel == argv:
         return subprocess.run([*pytest, *argv], env=env, cwd=ROOT).returncode
-    # Two passes: everything else in parallel, then the `timing` tests (tests/conftest.py) in
-    # one process, so that no worker shares the cores with a test that measures milliseconds.
+    # Three passes: everything else in parallel; the `timing` tests (tests/conftest.py) on
+    # at most TIMING_WORKERS, so that no test that measures milliseconds shares the two cores
+    # with more than one other; then the `timing_alone` ones in one process.
     rest, selected = split_mark_expression(argv)
     codes = []
-    for number, mark in ((parallel[1], "not timing"), (None, "timing")):
+    for number, mark in timing_passes(parallel[1]):
         expression = f"({selected}) and {mark}" if selected else mark
         workers = ["-n", number] if number else []
         say(f"pytest -m '{expression}'" + (f" on {number} workers" if number else " alone"))
@@ -164,6 +165,17 @@ def cmd_test(argv: list[str]) -> int:
 
 
 NO_TESTS_COLLECTED = 5  # pytest's exit code when a selection is empty
+TIMING_WORKERS = 2  # one per core here: two timing tests at once, never more
+
+
+def timing_passes(workers: str) -> list[tuple[str | None, str]]:
+    """(workers or None for one process, mark expression) of each pass, in order."""
+    timing = str(min(TIMING_WORKERS, int(workers)))
+    return [
+        (workers, "not timing"),
+        (timing if timing != "1" else None, "timing and not timing_alone"),
+        (None, "timing_alone"),
+    ]
 
 
 def split_mark_expression(argv: list[str]) -> tuple[list[str], str | None]:

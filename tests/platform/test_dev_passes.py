@@ -1,0 +1,78 @@
+"""./dev.py test's passes: everything but the `timing` tests in parallel, the `timing` tests on
+two workers with the longest first, the `timing_alone` ones last in one process (README,
+"Tests in parallel")."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RECOVERY = "tests/matches/test_recovery.py"
+FAIRNESS = "tests/fairness/test_fairness.py"
+ONLINE = "tests/matches/test_karuta_online.py"
+
+
+def load_dev():
+    spec = importlib.util.spec_from_file_location("dev_script", ROOT / "dev.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+PLUGIN = """
+def pytest_collection_finish(session):
+    for item in session.items:
+        marks = [m for m in ("timing", "timing_alone") if item.get_closest_marker(m)]
+        print("ITEM", item.nodeid, *marks)
+"""
+
+
+@pytest.fixture(scope="module")
+def collected(tmp_path_factory) -> list[tuple[str, set[str]]]:
+    """(node id, its timing marks) of three timing modules, in the order pytest runs them."""
+    folder = tmp_path_factory.mktemp("plugin")
+    (folder / "print_marks.py").write_text(PLUGIN)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "platform"), str(ROOT), str(folder)])
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--co", "-q", "-p", "print_marks",
+         RECOVERY, FAIRNESS, ONLINE],
+        env=env, capture_output=True, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = [line.split()[1:] for line in done.stdout.splitlines() if line.startswith("ITEM ")]
+    return [(node, set(marks)) for node, *marks in lines]
+
+
+def test_the_timing_tests_run_on_two_workers_and_the_alone_ones_in_one_process():
+    dev = load_dev()
+    assert dev.timing_passes("4") == [
+        ("4", "not timing"),
+        ("2", "timing and not timing_alone"),
+        (None, "timing_alone"),
+    ]
+    # One worker asked for: the timing tests run in one process too.
+    assert dev.timing_passes("1")[1] == (None, "timing and not timing_alone")
+
+
+def test_recovery_runs_alone_and_the_other_timing_tests_beside_one_another(collected):
+    assert collected
+    for node, marks in collected:
+        assert "timing" in marks, node
+        assert ("timing_alone" in marks) == node.startswith(RECOVERY), node
+
+
+def test_the_two_longest_timing_tests_start_the_timing_pass(collected):
+    # xdist hands the first test to one worker and the second to the other.
+    beside = [node for node, marks in collected if "timing_alone" not in marks]
+    assert sorted(beside[:2]) == [
+        f"{FAIRNESS}::test_contested_cards_split_fairly_over_unequal_links",
+        f"{ONLINE}::test_friends_play_competitive_and_chirashi_to_the_end_with_identical_logs",
+    ]
+    assert len(beside) > 2
