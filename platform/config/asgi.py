@@ -37,9 +37,11 @@ _leave_form_bodies_to_django()
 # Build Django's app (and so the app registry) before importing any consumer.
 django_asgi_app = get_asgi_application()
 
+from config.shutdown import exit_after_daphne  # noqa: E402
 from config.startup import require_secret_key  # noqa: E402
 
 require_secret_key()  # refuse to serve with no key rather than sign with a made-up one
+exit_after_daphne()  # a SIGTERM must not wait on a request thread stranded by it
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
