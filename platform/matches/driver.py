@@ -242,7 +242,7 @@ class LocalDriver:
                 self.schedule(match_id, seq, math.ceil(early_ms))
                 return
         # A new tag each time: every process reads the match again (and re-arms its timer).
-        await services.send_notices([services.notice(match_id, row[0], secrets.token_hex(6))])
+        await services.send_notices([services.notice(match_id, seq_now, secrets.token_hex(6))])
 
 
 driver = LocalDriver()
