@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 import secrets
 from collections import Counter
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from django.utils import timezone
 
 from matches import services
 from matches.dbcall import db_call
+from matches.epoch import ms_until
 
 log = logging.getLogger(__name__)
 
@@ -234,12 +234,12 @@ class LocalDriver:
             return
         seq_now, _status, due_at = row
         if seq_now == seq and due_at is not None:
-            early_ms = (due_at - timezone.now()).total_seconds() * 1000
-            if early_ms > 0:
+            left_ms = ms_until(due_at, timezone.now())
+            if left_ms > 0:
                 # Fired a hair before the move was due: arm again here, not only through a
                 # notice (while the channel layer is down no notice re-arms it, and the
                 # sweeper would play the move a second late).
-                self.schedule(match_id, seq, math.ceil(early_ms))
+                self.schedule(match_id, seq, left_ms)
                 return
         # A new tag each time: every process reads the match again (and re-arms its timer).
         await services.send_notices([services.notice(match_id, seq_now, secrets.token_hex(6))])

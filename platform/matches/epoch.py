@@ -3,6 +3,7 @@ clocks, a timed game's state start `at`) and sends."""
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 
 
@@ -12,3 +13,9 @@ def epoch_ms(moment: datetime) -> int:
 
 def moment(ms: int) -> datetime:
     return datetime.fromtimestamp(ms / 1000, tz=UTC)
+
+
+def ms_until(when: datetime, now: datetime) -> int:
+    """Whole milliseconds from `now` to `when`, rounded up (a timer armed for them never
+    fires before `when`); 0 once it has passed."""
+    return max(0, math.ceil((when - now).total_seconds() * 1000))

@@ -11,7 +11,6 @@ Events reach each viewer through `gamekit.events.for_viewer`.
 from __future__ import annotations
 
 import json
-import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from django.utils import timezone, translation
 from gamekit import events as game_events
 from matches import snapshots, timed
 from matches.clock import absent_since, takeover_at
-from matches.epoch import epoch_ms
+from matches.epoch import epoch_ms, ms_until
 from matches.log import get_game
 from matches.models import Action, Match, Seat
 from matches.snapshots import Snapshot
@@ -118,10 +117,7 @@ def room_info(
         "outcome": match.outcome,
         "next_match": str(match.next_match_id) if match.next_match_id else None,
         # When the server plays by itself (a CPU, or the CPU for a disconnected player).
-        "due_in_ms": (
-            # Rounded up: a timer armed from it never fires before the move is due.
-            max(0, math.ceil((match.due_at - now).total_seconds() * 1000)) if match.due_at else None
-        ),
+        "due_in_ms": ms_until(match.due_at, now) if match.due_at else None,
     }
     if held and match.invite_code and match.status != Match.Status.FINISHED:
         # Only seated players may invite, and only while the match is not over.
