@@ -47,8 +47,12 @@ def start_karuta(page, base: str, mode: str) -> None:
     # Into the upper verse (real time: the server releases it as it is read): the poem is
     # named and its deciding kana has been on screen a moment.
     # The first competitive reading opens with the 序歌 (4.7 s at that pace, 7.8 s at 12).
-    page.wait_for_function("window.karutaPlay.view().reading?.poem != null", timeout=60000)
-    r = page.evaluate("window.karutaPlay.view().reading")
+    # The reading is taken in the same look that sees its poem: at pace 20 a CPU can take the
+    # card and the next reading (poem not yet known) begin between two looks.
+    r = page.wait_for_function(
+        "() => { const r = window.karutaPlay.view().reading; return r?.poem != null && r; }",
+        timeout=60000,
+    ).json_value()
     # …unless a CPU took the card first and the next reading began (its clock starts again).
     page.wait_for_function(
         "([t, n]) => window.karutaPlay.clock() >= t"
