@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.test_bozu import DRAW_OR_RESULT, start_from_menu
+from tests.browser.test_karuta_play import start
 from tests.browser.test_screens import start_karuta
 
 pytestmark = pytest.mark.browser
@@ -198,3 +199,36 @@ def test_extra_draws_and_skipped_turns_are_written_on_the_table(asgi_server, poe
     assert any("lose" in text and "turn" in text for text in seen), set(seen)  # Semimaru
     assert page.evaluate("window.bozuPlay.view().settings.emperor") == "draw_again"
     context.close()
+
+
+# Animation frames the page drew and layouts it ran over `ms`, read in one go (CDP's
+# layout count, the page's own frame count).
+FRAMES_IN = """(ms) => new Promise((done) => { let frames = 0; const t0 = performance.now();
+    const step = () => { frames += 1;
+      if (performance.now() - t0 < ms) requestAnimationFrame(step); else done(frames); };
+    requestAnimationFrame(step); })"""
+
+
+def test_a_reading_lays_the_page_out_when_it_changes_not_every_frame(asgi_server, watched):
+    """The karuta page follows the reading every animation frame; the reading boxes are
+    rewritten only when a kana appears (a phone's battery, and the test run's CPU: a page
+    that laid itself out 60 times a second cost the solo browser test 55 CPU seconds
+    against 31)."""
+    page = watched.page
+    start(page, asgi_server.url, prefix="/en/", mode="solo", pace="slow")
+    page.wait_for_function("window.karutaPlay.view().reading?.kana.length > 0")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+
+    def layouts() -> float:
+        metrics = cdp.send("Performance.getMetrics")["metrics"]
+        return next(m["value"] for m in metrics if m["name"] == "LayoutCount")
+
+    before = layouts()
+    frames = page.evaluate(FRAMES_IN, 3000)
+    count = layouts() - before
+    # A slow reading shows a few kana a second; every frame laid out was about one a frame.
+    assert frames >= 30, frames
+    assert count <= frames / 4, (count, frames)
+    assert page.inner_text("[data-reading-line]") != ""
+    assert watched.errors == []

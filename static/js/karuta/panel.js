@@ -19,10 +19,15 @@ export class Panel {
     const lineBox = $("[data-reading-line]");
     const prevBox = $("[data-reading-prev]");
     const lowerBox = $("[data-reading-lower]");
-    if (!cur) { lineBox.replaceChildren(); prevBox.textContent = ""; lowerBox.textContent = ""; return; }
+    if (!cur) { this.shownLine = null; lineBox.replaceChildren(); prevBox.textContent = ""; lowerBox.textContent = ""; return; }
     const { r } = cur;
     const shownT = this.g.tShown(); // with the voice, when it is heard
     const at = readingAt(r, shownT, view && this.g.markKimariji());
+    // Called every animation frame: the boxes are written only when what they show changed,
+    // so a reading costs the page no style, layout or paint work between two kana.
+    const key = JSON.stringify([at.prev, at.part, shownT < 0, at.upper, at.decided, at.shown, at.lower]);
+    if (key === this.shownLine && lineBox.isConnected) return;
+    this.shownLine = key;
     prevBox.textContent = at.prev;
     if (at.part) prevBox.dataset.part = at.part;
     if (shownT < 0) { lineBox.replaceChildren(); lowerBox.textContent = ""; return; }
@@ -38,6 +43,7 @@ export class Panel {
 
   /** When the game ends: no reading left on screen, no stale type-ahead hint. */
   clearReading() {
+    this.shownLine = null;
     $("[data-reading-line]").replaceChildren();
     $("[data-reading-prev]").textContent = "";
     $("[data-reading-lower]").textContent = "";
