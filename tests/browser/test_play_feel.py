@@ -201,8 +201,7 @@ def test_extra_draws_and_skipped_turns_are_written_on_the_table(asgi_server, poe
     context.close()
 
 
-# Animation frames the page drew and layouts it ran over `ms`, read in one go (CDP's
-# layout count, the page's own frame count).
+# How many animation frames the page draws in `ms` (the layouts are CDP's count).
 FRAMES_IN = """(ms) => new Promise((done) => { let frames = 0; const t0 = performance.now();
     const step = () => { frames += 1;
       if (performance.now() - t0 < ms) requestAnimationFrame(step); else done(frames); };
@@ -227,7 +226,7 @@ def test_a_reading_lays_the_page_out_when_it_changes_not_every_frame(asgi_server
     before = layouts()
     frames = page.evaluate(FRAMES_IN, 3000)
     count = layouts() - before
-    # A slow reading shows a few kana a second; every frame laid out was about one a frame.
+    # A slow reading shows a few kana a second; the old page laid out once a frame.
     assert frames >= 30, frames
     assert count <= frames / 4, (count, frames)
     assert page.inner_text("[data-reading-line]") != ""

@@ -25,8 +25,8 @@ export class Panel {
     const at = readingAt(r, shownT, view && this.g.markKimariji());
     // Called every animation frame: the boxes are written only when what they show changed,
     // so a reading costs the page no style, layout or paint work between two kana.
-    const key = JSON.stringify([at.prev, at.part, shownT < 0, at.upper, at.decided, at.shown, at.lower]);
-    if (key === this.shownLine && lineBox.isConnected) return;
+    const key = JSON.stringify([shownT < 0, at]);
+    if (key === this.shownLine) return;
     this.shownLine = key;
     prevBox.textContent = at.prev;
     if (at.part) prevBox.dataset.part = at.part;
