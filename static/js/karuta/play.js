@@ -2,9 +2,9 @@
 // room) and solo practice, over the shared match WebSocket. The jobs live in modules, in
 // the manner of lichess's ui/round: controller (state, actions, frames), clock (the
 // reader's time base, on the server's clock: match-client.js with clock-sync.js),
-// board-view, panel (reader and side panel), result-view, keyboard, voice (the recorded
-// reading voice; speech is its fallback), stats (solo practice); clock, layout, typeahead,
-// stats and voice-schedule are pure (tests/js).
+// board-view, fit (a phone's board fills the screen), panel (reader and side panel),
+// result-view, keyboard, voice (the recorded reading voice; speech is its fallback), stats
+// (solo practice); clock, layout, typeahead, stats and voice-schedule are pure (tests/js).
 
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
@@ -12,6 +12,7 @@ import { Sound } from "../sound.js";
 import { ScreenAwake } from "../wake-lock.js";
 import { BoardView } from "./board-view.js";
 import { KarutaController } from "./controller.js";
+import { bindFit } from "./fit.js";
 import { bindBoard } from "./keyboard.js";
 import { Panel } from "./panel.js";
 import { ResultView } from "./result-view.js";
@@ -45,6 +46,7 @@ game.client = client;
 game.ui.room = new Room(client, config, { stoppable: true });
 bindBoard(game);
 bindZoom(document.querySelector("[data-board]"), document.querySelector("[data-card-zoom]"));
+bindFit(document.body, document.querySelector("[data-board]"));
 document.querySelector("[data-skip]").addEventListener("click", () => game.ready());
 
 // Read-only handle for tests and curious players: what this page was told, nothing more.
