@@ -16,7 +16,9 @@ import {
 } from "./voice-schedule.js";
 
 const SAMPLES_MS = 1000; // the clock samples the anchor is taken from: the last second's
-const REANCHOR_MS = 20;
+// A new anchor once the page's clock estimate has moved by more than a clip may be off
+// (docs/voice.md: within 10 ms); below that the reading keeps its anchor and its seams.
+const REANCHOR_MS = 10;
 
 /** How much later (ms) a server time falls on `b`'s map than on `a`'s. */
 const drift = (a, b) => (toCtx(a, b.server) - b.ctx) * 1000;
