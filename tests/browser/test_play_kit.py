@@ -83,6 +83,8 @@ def test_every_karuta_mode_can_be_stopped_and_lets_the_screen_sleep(
     summary = page.text_content("[data-result-summary]")
     assert "投了" in summary and "あなた" in summary, summary
     page.wait_for_function("() => window.__wake.at(-1) === 'release'")
+    # The clock's duties stop with the game: a page left on its result draws no more frames.
+    page.wait_for_function("() => !window.karutaPlay.ticking()", polling=100)
     assert page.evaluate(f"{VIEW}.phase") in ("memorise", "reading", "send")
     # Nothing reads on: no reading line is left, and the countdown is gone.
     assert page.locator("[data-memorise]").is_hidden()

@@ -52,6 +52,8 @@ export class KarutaController {
     const outcome = this.match?.status === "finished" ? this.match.outcome : null;
     return outcome?.type === "resigned" && Number.isInteger(outcome.seat) ? outcome.seat : null;
   }
+  /** Ended by its rules or resigned: nothing is left to read, show or pass. */
+  over() { return Boolean(this.view?.result) || this.resigned() !== null; }
   /** Memorisation and readings need watching: the screen stays on until the game is over. */
   watching() { return Boolean(this.match?.status === "playing" && this.view && !this.view.result && this.you() !== null); }
   now() { return this.clock ? this.clock() : this.client.serverNow(); }

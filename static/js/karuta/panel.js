@@ -71,14 +71,19 @@ export class Panel {
   renderMemorise() {
     const g = this.g;
     const box = $("[data-memorise]");
-    if (!g.view || g.view.phase !== "memorise" || g.resigned() !== null) { box.hidden = true; return; }
-    box.hidden = false;
+    // Written only when it changes: this runs every frame, and writing `hidden` (even the
+    // same value) recalculated the page's style each time.
+    const shown = Boolean(g.view) && g.view.phase === "memorise" && g.resigned() === null;
+    if (box.hidden === shown) box.hidden = !shown;
+    if (!shown) return;
     if (g.memoriseEnd === null) g.memoriseEnd = g.now() + g.view.settings.memorise_seconds * 1000;
     const left = Math.max(0, Math.ceil((g.memoriseEnd - g.now()) / 1000));
     const el = $("[data-memorise-left]");
     const text = minutes(left);
     if (el.textContent !== text) el.textContent = text;
-    $("[data-skip]").disabled = g.readySent || !g.view.to_act.includes(g.you());
+    const skip = $("[data-skip]");
+    const off = g.readySent || !g.view.to_act.includes(g.you());
+    if (skip.disabled !== off) skip.disabled = off;
     if (left === 0) g.ready();
   }
 

@@ -13,6 +13,7 @@ import { ScreenAwake } from "../wake-lock.js";
 import { BoardView } from "./board-view.js";
 import { KarutaController } from "./controller.js";
 import { bindFit } from "./fit.js";
+import { runClock } from "./frame-loop.js";
 import { bindBoard } from "./keyboard.js";
 import { Panel } from "./panel.js";
 import { ResultView } from "./result-view.js";
@@ -50,8 +51,6 @@ bindFit(document.body, document.querySelector("[data-board]"));
 document.querySelector("[data-skip]").addEventListener("click", () => game.ready());
 
 // Read-only handle for tests and curious players: what this page was told, nothing more.
-window.karutaPlay = { view: () => game.view, clock: () => game.tNow(), offset: () => client.offset, sounds: () => sound.played.slice(), voice: () => game.ui.voice.report() };
-const loop = () => { game.tick(); requestAnimationFrame(loop); };
-requestAnimationFrame(loop);
-setInterval(() => game.tick(), 250); // keeps the clock's duties (pass, memorisation end) going in a background tab
+window.karutaPlay = { view: () => game.view, clock: () => game.tNow(), offset: () => client.offset, sounds: () => sound.played.slice(), voice: () => game.ui.voice.report(), ticking: () => clock.running() };
+const clock = runClock({ tick: () => game.tick(), over: () => game.over() });
 client.connect();

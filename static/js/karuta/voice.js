@@ -118,7 +118,9 @@ export class Voice {
     if (this.prefs.on) for (const clip of view?.voice_next ?? []) this.loader.load(clip).catch(() => {});
     // While the recorded voice reads, the speech fallback's switch (and its "no Japanese
     // voice on this device" note) would only confuse.
-    if (cur && this.el.speech) this.el.speech.hidden = this.plays(cur);
+    // (Written only when it changes: this runs every frame, and any write of `hidden`
+    // recalculates the page's style.)
+    if (cur && this.el.speech && this.el.speech.hidden !== this.plays(cur)) this.el.speech.hidden = this.plays(cur);
     if (!this.plays(cur) || !this.running) return;
     for (const clip of pending(cur.r.voice, this.asked)) {
       this.asked.add(clip.id);
