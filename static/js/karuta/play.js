@@ -4,7 +4,8 @@
 // reader's time base, on the server's clock: match-client.js with clock-sync.js),
 // board-view, fit (a phone's board fills the screen), panel (reader and side panel),
 // result-view, keyboard, voice (the recorded reading voice; speech is its fallback), stats
-// (solo practice); clock, layout, typeahead, stats and voice-schedule are pure (tests/js).
+// (solo practice), frame-loop (the clock's duties, until the game is over); clock, layout,
+// typeahead, stats, voice-schedule and frame-loop are pure (tests/js), and fit's arithmetic.
 
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
