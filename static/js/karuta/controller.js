@@ -297,7 +297,7 @@ export class KarutaController {
     ui.panel.renderSoloTable();
     const first = ui.result.render();
     if (first) this.end();
-    if (view.result || this.resigned() !== null) ui.panel.clearReading();
+    if (this.over()) ui.panel.clearReading();
     ui.room?.update(this.match);
     this.tick();
   }
