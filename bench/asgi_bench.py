@@ -7,7 +7,9 @@ Used only by bench/bench_matches.py (daphne bench.asgi_bench:application).
 import functools
 import json
 import os
+import uuid
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
@@ -22,6 +24,7 @@ if os.environ.get("BENCH_CHANNEL_LAYER"):
 
     settings.CHANNEL_LAYERS["default"]["BACKEND"] = os.environ["BENCH_CHANNEL_LAYER"]
 from config.routing import websocket_urlpatterns
+from matches.dbcall import db_call
 
 if os.environ.get("BENCH_PROFILE"):
     # The sockets' database thread (matches.dbcall) is profiled apart: cProfile is per thread.
@@ -93,6 +96,12 @@ def frame_of(size: int) -> str:
     return json.dumps({"type": "state", "pad": "x" * max(0, size - 26)})
 
 
+@functools.cache
+def acked_frame_of(size: int) -> str:
+    """A state frame of `size` bytes carrying its act's ack (hello.ack_in_state)."""
+    return '{"type":"state","ack":1,"pad":"' + "x" * max(0, size - 33) + '"}'
+
+
 class FanoutConsumer(AsyncWebsocketConsumer):
     """The floor under a move: a move's frames without the game, the database or views.
 
@@ -121,6 +130,58 @@ class FanoutConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=self.frame)
 
 
+def _record(group: str, body: str) -> None:
+    """One act written durably, as the least a move writes: one autocommitted INSERT."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if not _RECORD_TABLE:
+            cursor.execute(
+                "CREATE TABLE IF NOT EXISTS bench_record"
+                " (id varchar(32) PRIMARY KEY, grp integer, body text)"
+            )
+            _RECORD_TABLE.append(True)
+        cursor.execute(
+            "INSERT INTO bench_record (id, grp, body) VALUES (%s, %s, %s)",
+            [uuid.uuid4().hex, group, body],
+        )
+
+
+_RECORD_TABLE: list[bool] = []
+
+
+class RecordConsumer(FanoutConsumer):
+    """The floor plus what no move can skip, with none of a game: the act is parsed and
+    written (one INSERT, committed, on the sockets' database thread, as a move's write),
+    then the group is told; the actor's frame carries its ack (one send fewer, as a move
+    with hello.ack_in_state). No per-message close_old_connections hop either (the match
+    consumer skips it too). A move costs at least this: the ratio of this to the floor
+    bounds from below what any move of this design can reach (docs/matches.md)."""
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def connect(self):
+        kwargs = self.scope["url_route"]["kwargs"]
+        self.group_number = kwargs["group"]
+        self.acked = acked_frame_of(kwargs["size"])
+        await super().connect()
+
+    async def receive(self, text_data=None, bytes_data=None):
+        act = json.loads(text_data)
+        await db_call(_record)(self.group_number, json.dumps(act))
+        await self.channel_layer.group_send(
+            self.group, {"type": "fan.out", "by": self.channel_name}
+        )
+
+    async def fan_out(self, message):
+        mine = message.get("by") == self.channel_name
+        await self.send(text_data=self.acked if mine else self.frame)
+
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
@@ -129,6 +190,7 @@ application = ProtocolTypeRouter(
                 [
                     path("bench/echo/", EchoConsumer.as_asgi()),
                     path("bench/fanout/<int:group>/<int:size>/", FanoutConsumer.as_asgi()),
+                    path("bench/record/<int:group>/<int:size>/", RecordConsumer.as_asgi()),
                     *websocket_urlpatterns,
                 ]
             )

@@ -14,7 +14,10 @@ and time, two baselines run:
   of the state frames just measured, the sender an ack too (1 in, 5 out, 4 group
   deliveries). The gap between floor and move is the match server's own cost; the
   gap between echo and floor is what any server pays to tell four people a move.
-Our figures are printed as ratios of both.
+Our figures are printed as ratios of both. With --record a third baseline runs after the
+floor: the floor plus the one durable write a move cannot skip (an INSERT, committed before
+the actor's frame, which carries its ack), printed as server CPU per round beside the floor's
+and the move's: what a move costs beyond it is the game and its frames (docs/matches.md).
 
 Each N runs twice:
 - "flat out": every match acts again the moment its last move is acknowledged, so
@@ -362,14 +365,17 @@ async def run_floor(
     ramp_rate: float,
     think=None,
     warmup: float = 0,
+    consumer: str = "fanout",
 ):
-    """`groups` groups of `players` sockets on the fan-out consumer; in each, the sockets
-    take turns to send a frame and wait for its ack, as a match's players take turns."""
+    """`groups` groups of `players` sockets on the fan-out consumer (or `consumer`
+    "record": the floor plus a move's one write, its ack on the actor's frame); in each,
+    the sockets take turns to send a frame and wait for its ack, as a match's players take
+    turns."""
     conns: list[list] = [[None] * players for _ in range(groups)]
     waiting: dict = {}  # socket -> the future its ack resolves
 
     async def opener(group: int, seat: int):
-        path = f"/bench/fanout/{group}/{size}/"
+        path = f"/bench/{consumer}/{group}/{size}/"
         conns[group][seat] = await dial(ports[seat % len(ports)], path)
 
     await ramp(
@@ -379,7 +385,7 @@ async def run_floor(
 
     async def drain(ws):  # every frame is read, as a client must; the ack wakes the sender
         async for text in ws:
-            if text.startswith('{"type":"ack"'):
+            if text.startswith(('{"type":"ack"', '{"type":"state","ack"')):
                 waiting.pop(ws).set_result(None)
 
     async def act(ws):
@@ -541,6 +547,11 @@ def main() -> None:
     parser.add_argument(
         "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
     )
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="also run the record baseline: the floor plus a move's one database write",
+    )
     args = parser.parse_args()
     game_slug, settings_module = pick_game(args.game)
     counts = [int(n) for n in args.matches.split(",")]
@@ -597,6 +608,15 @@ def run_one(setup, kind, n, mode, think, args) -> None:
         run_floor(setup.ports, n, args.players, size, args.seconds, args.ramp, think, args.warmup)
     )
     time.sleep(args.settle)
+    if args.record:
+        METER.append(meters.setdefault("record", CpuMeter(pids)))
+        record_rtts, _ = asyncio.run(
+            run_floor(setup.ports, n, args.players, size, args.seconds, args.ramp, think,
+                      args.warmup, consumer="record")
+        )  # fmt: skip
+        time.sleep(args.settle)
+        RECORD_ROWS.append(record_row(kind, n, mode, meters, len(floor_rtts), len(record_rtts),
+                                      moves))  # fmt: skip
     echo_rate = len(echo_rtts) / echo_elapsed
     floor_rate = len(floor_rtts) / floor_elapsed
     move_rate = moves / elapsed
@@ -616,6 +636,20 @@ def run_one(setup, kind, n, mode, think, args) -> None:
 
 
 CPU_ROWS: list[str] = []
+RECORD_ROWS: list[str] = []
+
+
+def record_row(kind, n, mode, meters, floor_ops: int, record_ops: int, moves: int) -> str:
+    """Server CPU per op of the floor, the record baseline and the move, and their ratios."""
+    each = {}
+    for name, ops in (("floor", floor_ops), ("record", record_ops), ("move", moves)):
+        used = meters[name].used.get("server")
+        each[name] = 1000 * used / ops if used and ops else float("nan")
+    return (
+        f"{kind:9} {n:>4} {mode:5} | floor {each['floor']:5.2f} | record {each['record']:5.2f}"
+        f" ({each['record'] / each['floor']:4.2f}x) | move {each['move']:5.2f}"
+        f" ({each['move'] / each['floor']:4.2f}x)"
+    )
 
 
 def print_cpu_table() -> None:
@@ -629,6 +663,12 @@ def print_cpu_table() -> None:
         print(row)
     print("CPU ms per op: server processes, database + Redis servers (svc), bots; busy: the")
     print("share of all cores used in the window (near 100%: the machine is the limit)")
+    if RECORD_ROWS:
+        print()
+        print("server CPU ms per round (x the floor's): floor, record (the floor plus a move's")
+        print("one durable write, its ack on the actor's frame), move")
+        for row in RECORD_ROWS:
+            print(row)
 
 
 if __name__ == "__main__":
