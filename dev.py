@@ -149,14 +149,19 @@ def cmd_test(argv: list[str]) -> int:
         return subprocess.run([*pytest, *argv], env=env, cwd=ROOT).returncode
     # Three passes: everything else in parallel; the `timing` tests (tests/conftest.py) on
     # at most TIMING_WORKERS, so that no test that measures milliseconds shares the two cores
-    # with more than one other; then the `timing_alone` ones in one process.
+    # with more than two others; then the `timing_alone` ones in one process.
     rest, selected = split_mark_expression(argv)
     codes = []
-    for number, mark in timing_passes(parallel[1]):
+    named = any(not arg.startswith("-") and (ROOT / arg.split("::")[0]).exists() for arg in rest)
+    for (number, mark), modules in zip(timing_passes(parallel[1]), pass_modules(), strict=True):
         expression = f"({selected}) and {mark}" if selected else mark
         workers = ["-n", number] if number else []
+        # Unless tests were named, a timing pass collects only its own modules.
+        paths = [] if named else modules
         say(f"pytest -m '{expression}'" + (f" on {number} workers" if number else " alone"))
-        run = subprocess.run([*pytest, *workers, *rest, "-m", expression], env=env, cwd=ROOT)
+        run = subprocess.run(
+            [*pytest, *workers, *rest, "-m", expression, *paths], env=env, cwd=ROOT
+        )
         codes.append(run.returncode)
     failed = [code for code in codes if code not in (0, NO_TESTS_COLLECTED)]
     if failed:
@@ -165,7 +170,9 @@ def cmd_test(argv: list[str]) -> int:
 
 
 NO_TESTS_COLLECTED = 5  # pytest's exit code when a selection is empty
-TIMING_WORKERS = 2  # one per core here: two timing tests at once, never more
+# Three timing tests at once, never more: they mostly wait on readings and links (23% of
+# two cores busy with two at once, 5 Dec), and the three longest then start together.
+TIMING_WORKERS = 3
 
 
 def timing_passes(workers: str) -> list[tuple[str | None, str]]:
@@ -176,6 +183,15 @@ def timing_passes(workers: str) -> list[tuple[str | None, str]]:
         (timing if timing != "1" else None, "timing and not timing_alone"),
         (None, "timing_alone"),
     ]
+
+
+def pass_modules() -> list[list[str]]:
+    """The modules each pass of timing_passes() needs ([] for the first: the whole tree)."""
+    import runpy
+
+    names = runpy.run_path(str(ROOT / "tests" / "timing_modules.py"))
+    timing, alone = names["TIMING_MODULES"], names["TIMING_ALONE_MODULES"]
+    return [[], sorted(timing - alone), sorted(alone)]
 
 
 def split_mark_expression(argv: list[str]) -> tuple[list[str], str | None]:

@@ -7,6 +7,7 @@ import os
 import pytest
 
 from tests.support.server import AsgiServer, ServerAhead, free_port  # noqa: F401  (re-exported)
+from tests.timing_modules import LONGEST_TIMING_TESTS, TIMING_ALONE_MODULES, TIMING_MODULES
 
 IN_CI = bool(os.environ.get("CI"))
 _skipped: list[str] = []
@@ -24,32 +25,6 @@ SHARED_FIXTURE_MODULES = {
     "tests/games/karuta/test_voice_build.py",
     "tests/pages/test_kimariji_js.py",
 }
-
-
-# Modules that hold the server to wall-clock budgets of a few milliseconds (the karuta judge's
-# late window, link delays, the voice's 10 ms schedule, recovery deadlines). They are marked
-# `timing`, and ./dev.py runs them after the parallel pass on two workers (one per core), so
-# that no test of theirs shares the cores with more than one other.
-TIMING_MODULES = {
-    "tests/fairness/test_delay_proxy.py",
-    "tests/fairness/test_fairness.py",
-    "tests/matches/test_karuta_online.py",
-    "tests/matches/test_link_delay.py",
-    "tests/matches/test_recovery.py",
-    "tests/browser/test_karuta_voice.py",
-}
-# Of those, the ones also marked `timing_alone`, run last in one process: deadlines of 2 s
-# against 0.5 s polls, each test running two servers and a Redis of its own. (Beside another
-# timing test a CPU move was once seen after 2.014-2.018 s, 2 runs of 2; the cause was a
-# timer firing early, since fixed in matches/driver.py, but the margin is thin.)
-TIMING_ALONE_MODULES = {"tests/matches/test_recovery.py"}
-# The longest timing tests (about 55 s and 53 s alone, 2 Dec): they start the timing pass,
-# one on each worker, so that neither is left to run by itself at the end.
-LONGEST_TIMING_TESTS = (
-    "tests/matches/test_karuta_online.py::"
-    "test_friends_play_competitive_and_chirashi_to_the_end_with_identical_logs",
-    "tests/fairness/test_fairness.py::test_contested_cards_split_fairly_over_unequal_links",
-)
 
 
 def pytest_itemcollected(item):
@@ -76,6 +51,18 @@ def pytest_xdist_make_scheduler(config, log):
             module = nodeid.split("::", 1)[0]
             return module if module in SHARED_FIXTURE_MODULES else nodeid
 
+        def _reschedule(self, node) -> None:
+            """One test queued behind the running one, not xdist's two: a worker runs a test
+            only once it knows the next, and a third held behind a one-minute test is one a
+            free worker could have run (the timing pass ended 30 s after its other workers)."""
+            if (
+                not node.shutting_down
+                and self.workqueue
+                and self._pending_of(self.assigned_work[node]) > 1
+            ):
+                return
+            super()._reschedule(node)
+
     return SharedFixtureScheduling(config, log)
 
 
@@ -88,13 +75,17 @@ def pytest_collection_modifyitems(items):
     wait at the end on one long test."""
     last_shared = max((i for i, item in enumerate(items) if _reads_migrated_data(item)), default=-1)
     rest = items[last_shared + 1 :]
-    rest.sort(
-        key=lambda item: (
-            item.nodeid not in LONGEST_TIMING_TESTS,
-            not (item.get_closest_marker("slow") or item.get_closest_marker("browser")),
-        )
-    )
+    rest.sort(key=_run_order)
     items[last_shared + 1 :] = rest
+
+
+def _run_order(item) -> tuple[bool, bool]:
+    """Longest first. After the LONGEST_TIMING_TESTS, the other tests' slow and browser ones
+    come first; the timing pass's slow ones come last instead, so that the workers given the
+    longest tests have quick ones queued behind them, not the next long one."""
+    slow = bool(item.get_closest_marker("slow") or item.get_closest_marker("browser"))
+    timing = item.get_closest_marker("timing") is not None
+    return item.nodeid not in LONGEST_TIMING_TESTS, slow if timing else not slow
 
 
 def _reads_migrated_data(item) -> bool:

@@ -1,5 +1,5 @@
 """./dev.py test's passes: everything but the `timing` tests in parallel, the `timing` tests on
-two workers with the longest first, the `timing_alone` ones last in one process (README,
+three workers with the longest first, the `timing_alone` ones last in one process (README,
 "Tests in parallel")."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RECOVERY = "tests/matches/test_recovery.py"
 FAIRNESS = "tests/fairness/test_fairness.py"
 ONLINE = "tests/matches/test_karuta_online.py"
+VOICE = "tests/browser/test_karuta_voice.py"
 
 
 def load_dev():
@@ -35,14 +36,14 @@ def pytest_collection_finish(session):
 
 @pytest.fixture(scope="module")
 def collected(tmp_path_factory) -> list[tuple[str, set[str]]]:
-    """(node id, its timing marks) of three timing modules, in the order pytest runs them."""
+    """(node id, its timing marks) of four timing modules, in the order pytest runs them."""
     folder = tmp_path_factory.mktemp("plugin")
     (folder / "print_marks.py").write_text(PLUGIN)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "platform"), str(ROOT), str(folder)])
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "--co", "-q", "-p", "print_marks",
-         RECOVERY, FAIRNESS, ONLINE],
+         RECOVERY, FAIRNESS, ONLINE, VOICE],
         env=env, capture_output=True, text=True, cwd=ROOT,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
@@ -50,15 +51,24 @@ def collected(tmp_path_factory) -> list[tuple[str, set[str]]]:
     return [(node, set(marks)) for node, *marks in lines]
 
 
-def test_the_timing_tests_run_on_two_workers_and_the_alone_ones_in_one_process():
+def test_the_timing_tests_run_on_three_workers_and_the_alone_ones_in_one_process():
     dev = load_dev()
     assert dev.timing_passes("4") == [
         ("4", "not timing"),
-        ("2", "timing and not timing_alone"),
+        ("3", "timing and not timing_alone"),
         (None, "timing_alone"),
     ]
+    assert dev.timing_passes("2")[1] == ("2", "timing and not timing_alone")
     # One worker asked for: the timing tests run in one process too.
     assert dev.timing_passes("1")[1] == (None, "timing and not timing_alone")
+
+
+def test_a_timing_pass_collects_only_its_own_modules():
+    dev = load_dev()
+    whole, timing, alone = dev.pass_modules()
+    assert whole == [] and alone == [RECOVERY]
+    assert {FAIRNESS, ONLINE, VOICE} <= set(timing) and RECOVERY not in timing
+    assert all((ROOT / module).is_file() for module in timing)
 
 
 def test_recovery_runs_alone_and_the_other_timing_tests_beside_one_another(collected):
@@ -68,11 +78,16 @@ def test_recovery_runs_alone_and_the_other_timing_tests_beside_one_another(colle
         assert ("timing_alone" in marks) == node.startswith(RECOVERY), node
 
 
-def test_the_two_longest_timing_tests_start_the_timing_pass(collected):
-    # xdist hands the first test to one worker and the second to the other.
+def test_the_three_longest_timing_tests_start_the_timing_pass(collected):
+    # xdist hands the first three tests to the three workers, one each.
     beside = [node for node, marks in collected if "timing_alone" not in marks]
-    assert sorted(beside[:2]) == [
+    assert sorted(beside[:3]) == [
+        f"{VOICE}::test_a_competitive_reading_is_voiced_on_time_and_no_clip_is_fetched_early",
         f"{FAIRNESS}::test_contested_cards_split_fairly_over_unequal_links",
         f"{ONLINE}::test_friends_play_competitive_and_chirashi_to_the_end_with_identical_logs",
     ]
-    assert len(beside) > 2
+    # Behind them the quick ones, queued while the longest run; the slow ones after.
+    rest = beside[3:]
+    slow = [i for i, node in enumerate(rest) if node.startswith(ONLINE)]
+    quick = [i for i, node in enumerate(rest) if node.startswith(FAIRNESS)]
+    assert slow and quick and max(quick) < min(slow)
