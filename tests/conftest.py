@@ -112,7 +112,7 @@ def counts_as_skipped(report) -> bool:
 
 
 def pytest_sessionfinish(session, exitstatus):
-    _server_ahead.discard()  # a server launched for a next test that never came
+    _server_ahead.close()  # a server launched for a next test that never came, its parent
     if _skipped and IN_CI:
         session.config.get_terminal_writer().line(
             f"CI is set and {len(_skipped)} test(s) were skipped: failing the run.", red=True

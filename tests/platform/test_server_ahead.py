@@ -1,11 +1,15 @@
 """asgi_server's server launched ahead (tests/support/server.py ServerAhead): the taking test
-gets it only when it was launched with the environment that test would give a new server."""
+gets it only when it was launched with the environment that test would give a new server;
+it is a fork of a warm parent (ServerForker), a process of its own like any other."""
 
 from __future__ import annotations
 
+import signal
+import urllib.request
+
 import pytest
 
-from tests.support.server import ServerAhead
+from tests.support.server import AsgiServer, ForkedProcess, ServerAhead, ServerForker, _same_env
 
 
 @pytest.fixture
@@ -13,7 +17,7 @@ def ahead():
     servers = ServerAhead()
     taken = []
     yield servers, taken
-    servers.discard()
+    servers.close()
     for server in taken:
         server.stop()
 
@@ -47,7 +51,49 @@ def test_a_server_that_exited_is_not_taken(ahead):
 
 
 def test_the_test_phase_in_the_environment_does_not_count():
-    assert ServerAhead._same(
-        {"A": "1", "PYTEST_CURRENT_TEST": "t (setup)"}, {"A": "1", "PYTEST_CURRENT_TEST": "u"}
+    ignored = ServerAhead.IGNORED
+    assert _same_env(
+        {"A": "1", "PYTEST_CURRENT_TEST": "t (setup)"},
+        {"A": "1", "PYTEST_CURRENT_TEST": "u"},
+        ignored,
     )
-    assert not ServerAhead._same({"A": "1"}, {"A": "2"})
+    assert not _same_env({"A": "1"}, {"A": "2"}, ignored)
+
+
+def test_forked_servers_serve_side_by_side_and_stop_like_any_process():
+    """Two forks at once each serve (a reactor of their own, not their parent's epoll), are
+    this process's children (waited for, exit status 0 on SIGTERM), and a kill -9 ends one
+    without the other."""
+    forker = ServerForker()
+    servers = [AsgiServer(), AsgiServer()]
+    try:
+        for server in servers:
+            server.launch(forker)
+            assert isinstance(server.proc, ForkedProcess)
+        for server in servers:
+            server.wait_until_serving()
+            assert urllib.request.urlopen(server.url + "/healthz", timeout=5).status == 200
+        servers[0].kill()
+        assert servers[0].proc.returncode == -signal.SIGKILL
+        assert urllib.request.urlopen(servers[1].url + "/", timeout=5).status == 200
+        servers[1].proc.terminate()
+        assert servers[1].proc.wait(timeout=10) == 0
+    finally:
+        for server in servers:
+            server.stop()
+        forker.stop()
+
+
+def test_a_server_with_its_own_environment_is_not_forked():
+    forker = ServerForker()
+    plain, own = AsgiServer(), AsgiServer(extra_env={"MATCHES_DISCONNECT_GRACE_S": "2"})
+    try:
+        plain.launch(forker)
+        own.launch(forker)
+        assert isinstance(plain.proc, ForkedProcess)
+        assert not isinstance(own.proc, ForkedProcess)
+        own.wait_until_serving()
+    finally:
+        plain.stop()
+        own.stop()
+        forker.stop()
