@@ -4,6 +4,7 @@ it is a fork of a warm parent (ServerForker), a process of its own like any othe
 
 from __future__ import annotations
 
+import os
 import signal
 import urllib.request
 
@@ -96,4 +97,23 @@ def test_a_server_with_its_own_environment_is_not_forked():
     finally:
         plain.stop()
         own.stop()
+        forker.stop()
+
+
+@pytest.mark.django_db
+def test_the_warm_parent_keeps_no_thread_or_socket_its_forks_would_share():
+    """A fork has only the thread that forked: a connection pool's threads (PostgreSQL,
+    config/settings.py) would be missing from every server while the pool's sockets were
+    shared by all of them, each server's queries interleaved with another's."""
+    forker = ServerForker()
+    server = AsgiServer()
+    try:
+        server.launch(forker)
+        server.wait_until_serving()
+        parent = forker.parent.pid
+        assert os.listdir(f"/proc/{parent}/task") == [str(parent)]
+        fds = [os.readlink(f"/proc/{parent}/fd/{fd}") for fd in os.listdir(f"/proc/{parent}/fd")]
+        assert not [fd for fd in fds if fd.startswith("socket:")]
+    finally:
+        server.stop()
         forker.stop()

@@ -24,6 +24,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import types
 
 PLACEHOLDER = "daphne.server"
@@ -50,7 +51,9 @@ WARM_PAGES = ("/", "/en/", "/zh-hans/", "/karuta/", "/bozu/", "/bakudan/")
 def _warm() -> None:
     """Serve a few pages once, so that what every server's first pages would do (resolve the
     URLs, load the three languages' catalogues, compile the base templates) is done here.
-    The database connection is closed before any fork: a child opens its own."""
+    No database connection, pool or thread outlives this: a fork gets only the thread that
+    forked, so a pool's threads would be missing from every child while its connections (one
+    socket each) would be shared by all of them."""
     from django.db import connections
     from django.test import Client
 
@@ -62,6 +65,11 @@ def _warm() -> None:
     finally:
         logging.disable(logging.NOTSET)
         connections.close_all()
+        for connection in connections.all(initialized_only=True):
+            if hasattr(connection, "close_pool"):  # PostgreSQL with a pool (config/settings.py)
+                connection.close_pool()
+    threads = threading.enumerate()
+    assert threads == [threading.main_thread()], f"threads before the fork: {threads}"
 
 
 def serve(port: int, log_path: str) -> None:
