@@ -109,6 +109,7 @@ def test_the_warm_parent_keeps_no_thread_or_socket_its_forks_would_share():
     server = AsgiServer()
     try:
         server.launch(forker)
+        assert isinstance(server.proc, ForkedProcess), "the warm parent did not start"
         server.wait_until_serving()
         parent = forker.parent.pid
         assert os.listdir(f"/proc/{parent}/task") == [str(parent)]
