@@ -174,20 +174,33 @@ def cmd_test(argv: list[str]) -> int:
         return subprocess.run([*pytest, *argv], env=env, cwd=ROOT).returncode
     # Three passes: everything else in parallel; the `timing` tests (tests/conftest.py) on
     # at most TIMING_WORKERS, so that no test that measures milliseconds shares the two cores
-    # with more than two others; then the `timing_alone` ones in one process.
+    # with more than two others (beside them, at idle priority, the tests that only compute:
+    # IdlePass); then the `timing_alone` ones in one process.
     rest, selected = split_mark_expression(argv)
     codes = []
     named = any(not arg.startswith("-") and (ROOT / arg.split("::")[0]).exists() for arg in rest)
-    for (number, mark), modules in zip(timing_passes(parallel[1]), pass_modules(), strict=True):
+    modules, idle_paths = pass_modules()
+    # Unless tests were named: a timing pass collects only its own modules, and the tests
+    # that only compute run beside the first timing pass rather than in the parallel one.
+    idle_paths = [] if named else idle_paths
+    for index, ((number, mark), paths) in enumerate(
+        zip(timing_passes(parallel[1]), modules, strict=True)
+    ):
         expression = f"({selected}) and {mark}" if selected else mark
         workers = ["-n", number] if number else []
-        # Unless tests were named, a timing pass collects only its own modules.
-        paths = [] if named else modules
+        paths = [] if named else paths
+        ignored = [f"--ignore={path}" for path in idle_paths] if index == 0 else []
+        beside = None
+        if index == 1 and idle_paths:
+            idle = f"({selected}) and not timing" if selected else "not timing"
+            beside = IdlePass(pytest, [*rest, "-m", idle], idle_paths, env, int(number or 1))
         say(f"pytest -m '{expression}'" + (f" on {number} workers" if number else " alone"))
         run = subprocess.run(
-            [*pytest, *workers, *rest, "-m", expression, *paths], env=env, cwd=ROOT
+            [*pytest, *workers, *rest, *ignored, "-m", expression, *paths], env=env, cwd=ROOT
         )
         codes.append(run.returncode)
+        if beside is not None:
+            codes.append(beside.finish())
     failed = [code for code in codes if code not in (0, NO_TESTS_COLLECTED)]
     if failed:
         return failed[0]
@@ -210,13 +223,64 @@ def timing_passes(workers: str) -> list[tuple[str | None, str]]:
     ]
 
 
-def pass_modules() -> list[list[str]]:
-    """The modules each pass of timing_passes() needs ([] for the first: the whole tree)."""
+def pass_modules() -> tuple[list[list[str]], list[str]]:
+    """The modules each pass of timing_passes() needs ([] for the first: the whole tree), and
+    the paths of the idle pass."""
     import runpy
 
     names = runpy.run_path(str(ROOT / "tests" / "timing_modules.py"))
     timing, alone = names["TIMING_MODULES"], names["TIMING_ALONE_MODULES"]
-    return [[], sorted(timing - alone), sorted(alone)]
+    return [[], sorted(timing - alone), sorted(alone)], list(names["IDLE_PASS_PATHS"])
+
+
+class IdlePass:
+    """The tests that only compute (IDLE_PASS_PATHS in tests/timing_modules.py), run beside
+    the timing pass at idle priority: Linux gives a SCHED_IDLE process a core only when no
+    other process wants it, so the timing tests keep theirs, and this pass takes what they
+    leave (about three quarters of two cores). A worker per core; their var/ folders, test
+    databases and Redis databases are apart from the timing pass's, and their output is
+    printed once they end, after the timing pass's."""
+
+    def __init__(self, pytest: list, args: list[str], paths: list[str], env: dict[str, str],
+                 beside_workers: int) -> None:  # fmt: skip
+        workers = str(os.cpu_count() or 1)
+        env = dict(env)
+        var = Path(env.get("VAR_DIR") or ROOT / "var") / "idle-pass"
+        var.mkdir(parents=True, exist_ok=True)
+        env["VAR_DIR"] = str(var)
+        if url := env.get("REDIS_URL"):  # after the timing pass's: base + its workers
+            env["REDIS_URL"] = url_path(url, lambda db: str(int(db or 0) + beside_workers))
+        if (url := env.get("DATABASE_URL", "")).startswith("postgres"):  # test_<name>_idle_gwN
+            env["DATABASE_URL"] = url_path(url, lambda name: f"{name}_idle")
+        self.log = var / "pytest.log"
+        say(f"{' '.join(paths)} on {workers} workers at idle priority, beside the next pass")
+        with self.log.open("w") as out:
+            self.proc = subprocess.Popen(
+                [*pytest, "-n", workers, *args, *paths], env=env, cwd=ROOT,
+                stdout=out, stderr=subprocess.STDOUT, preexec_fn=idle_priority,
+            )  # fmt: skip
+
+    def finish(self) -> int:
+        code = self.proc.wait()
+        say(f"the idle pass ({self.log}):")
+        sys.stdout.write(self.log.read_text(errors="replace"))
+        sys.stdout.flush()
+        return code
+
+
+def idle_priority() -> None:
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):  # not Linux: the lowest niceness instead
+        os.nice(19)
+
+
+def url_path(url: str, change) -> str:
+    """The URL with its path's last part (a database name or number) changed."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + change(parts.path.strip("/"))))
 
 
 def split_mark_expression(argv: list[str]) -> tuple[list[str], str | None]:

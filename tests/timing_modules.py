@@ -32,3 +32,9 @@ LONGEST_TIMING_TESTS = (
     "tests/browser/test_karuta_voice.py::"
     "test_a_competitive_reading_is_voiced_on_time_and_no_clip_is_fetched_early",
 )
+# Tests that only compute (the engines and their simulations, the voice build, the node tests
+# of the front end's pure modules): no browser, no clock budget, no server of their own. They
+# are a sixth of the parallel pass's CPU (116 of 698 CPU s, 6 Dec), so ./dev.py runs them
+# beside the timing pass instead, at idle priority (SCHED_IDLE: a core only when no timing
+# test wants it), on the CPU that pass leaves idle.
+IDLE_PASS_PATHS = ("tests/games", "tests/frontend")
