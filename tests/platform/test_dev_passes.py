@@ -1,6 +1,6 @@
 """./dev.py test's passes: everything but the `timing` tests in parallel, the `timing` tests on
-three workers with the longest first, the `timing_alone` ones last in one process (README,
-"Tests in parallel")."""
+three workers with the longest first (beside them, at idle priority, the tests that only
+compute), the `timing_alone` ones last in one process (README, "Tests in parallel")."""
 
 from __future__ import annotations
 
@@ -65,10 +65,62 @@ def test_the_timing_tests_run_on_three_workers_and_the_alone_ones_in_one_process
 
 def test_a_timing_pass_collects_only_its_own_modules():
     dev = load_dev()
-    whole, timing, alone = dev.pass_modules()
+    (whole, timing, alone), idle = dev.pass_modules()
     assert whole == [] and alone == [RECOVERY]
     assert {FAIRNESS, ONLINE, VOICE} <= set(timing) and RECOVERY not in timing
     assert all((ROOT / module).is_file() for module in timing)
+    assert idle and all((ROOT / path).is_dir() for path in idle)
+
+
+IDLE_PLUGIN = """
+def pytest_collection_finish(session):
+    for item in session.items:
+        marks = [m.name for m in item.iter_markers()
+                 if m.name in ("timing", "browser", "services")]
+        print("ITEM", ",".join(marks), item.nodeid, sep="\t")
+"""
+
+
+def test_the_idle_pass_holds_no_browser_timing_or_services_test(tmp_path):
+    """What runs at idle priority must not need a core on time: no browser, no clock budget,
+    no servers of its own."""
+    dev = load_dev()
+    _modules, idle = dev.pass_modules()
+    (tmp_path / "print_idle_marks.py").write_text(IDLE_PLUGIN)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "platform"), str(ROOT), str(tmp_path)])
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--co", "-q", "-p", "print_idle_marks", *idle],
+        env=env, capture_output=True, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    items = [line.split("\t")[1:] for line in done.stdout.splitlines() if line[:5] == "ITEM\t"]
+    assert len(items) > 500
+    assert [(node, marks) for marks, node in items if marks] == []
+
+
+SHOW = (
+    "import os, sys; print(os.sched_getscheduler(0) == os.SCHED_IDLE, sys.argv[1:], "
+    "os.environ['VAR_DIR'], os.environ['REDIS_URL'], os.environ['DATABASE_URL'])"
+)
+
+
+def test_the_idle_pass_runs_at_idle_priority_apart_from_the_timing_pass(tmp_path, capsys):
+    dev = load_dev()
+    env = {
+        **os.environ,
+        "VAR_DIR": str(tmp_path),
+        "REDIS_URL": "redis://127.0.0.1:6379/9",
+        "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/hyakunin_ci?sslmode=disable",
+    }
+    idle = dev.IdlePass([sys.executable, "-c", SHOW], ["-m", "not timing"], ["tests/games"],
+                        env, beside_workers=3)  # fmt: skip
+    assert idle.finish() == 0
+    out = capsys.readouterr().out
+    workers = str(os.cpu_count() or 1)
+    assert f"True ['-n', '{workers}', '-m', 'not timing', 'tests/games']" in out
+    assert f"{tmp_path / 'idle-pass'} redis://127.0.0.1:6379/12 " in out
+    assert "postgres://postgres@127.0.0.1:5432/hyakunin_ci_idle?sslmode=disable" in out
 
 
 def test_recovery_runs_alone_and_the_other_timing_tests_beside_one_another(collected):
