@@ -71,7 +71,7 @@ def install(requirements: Path) -> None:
     """Install a lock file into .venv with uv, or with pip where uv cannot (uv does not read
     pip's configuration: an index set only there, say)."""
     uv = [BIN / "uv", "pip", "install", "-q", "--compile-bytecode", "--python", PY]
-    if (BIN / "uv").exists() or pip_install(UV) == 0:
+    if pip_install(UV) == 0:  # the pinned uv, also where .venv has an older one
         if subprocess.run([*uv, "-r", requirements]).returncode == 0:
             return
         say("uv could not install it: pip will")

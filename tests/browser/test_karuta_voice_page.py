@@ -210,8 +210,9 @@ def test_calibration_is_remembered_moves_sound_and_picture_not_touches(asgi_serv
         assert clocks[0] - 1 <= t <= clocks[1] + 1, (t, clocks)  # not clocks − delay
 
         # The poem is hidden until its deciding kana, so that touch may have taken it from
-        # the opponent's side (seen once in a few dozen runs): this seat then sends one of its
-        # own cards before the next reading, which would otherwise wait for it.
+        # the opponent's side (a one-kana kimariji; seen once, in a fresh-clone run on 6 Dec):
+        # this seat then sends one of its own cards before the next reading, which would
+        # otherwise wait for it.
         page.wait_for_function(
             "(() => { const v = window.karutaPlay.view();"
             " return v.phase === 'send' || (v.reading?.number ?? 0) >= 3; })()",
