@@ -1,0 +1,108 @@
+"""Rating updates without Django: glue around two maintained libraries, no maths of our own.
+
+* One against one (karuta competitive): Glicko-2 (`glicko2-py`'s `update_rating`, the
+  2012 algorithm as Glickman publishes it) at lichess's parameters. Each game is a rating
+  period of one game, as lichess rates: both players are updated from their ratings before
+  the game.
+* Three or more seats, and teams: Weng-Lin's Plackett-Luce model (`openskill`), on the same
+  1500 scale (openskill's defaults × 60: mu 1500, sigma 500, beta 250, tau 5).
+
+A rating is (rating, deviation, volatility) on the display scale; Weng-Lin keeps no
+volatility (0.0).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from glicko2.math import algorithm as glicko
+from glicko2.math.conversions import mu_to_rating, phi_to_rd, rating_to_mu, rd_to_phi
+from openskill.models import PlackettLuce
+
+START_RATING = 1500.0
+START_DEVIATION = 500.0
+START_VOLATILITY = 0.09
+TAU = 0.75
+DEVIATION_MIN = 45.0
+DEVIATION_MAX = 500.0
+PROVISIONAL_DEVIATION = 110.0  # shown with "?" while the deviation is at least this
+LEADERBOARD_DEVIATION = 75.0  # on a leaderboard only at most this (and active lately)
+
+WENG_LIN = PlackettLuce(mu=START_RATING, sigma=START_DEVIATION, beta=250.0, tau=5.0)
+
+
+class System(StrEnum):
+    GLICKO2 = "glicko2"
+    WENG_LIN = "weng-lin"
+
+
+@dataclass(frozen=True)
+class Rating:
+    rating: float = START_RATING
+    deviation: float = START_DEVIATION
+    volatility: float = START_VOLATILITY
+
+    @property
+    def provisional(self) -> bool:
+        return self.deviation >= PROVISIONAL_DEVIATION
+
+
+def start(system: System) -> Rating:
+    """A new player's rating in a system."""
+    return Rating(volatility=START_VOLATILITY if system is System.GLICKO2 else 0.0)
+
+
+def _clamp(deviation: float) -> float:
+    return min(DEVIATION_MAX, max(DEVIATION_MIN, deviation))
+
+
+def glicko2_period(me: Rating, games: Sequence[tuple[Rating, float]], tau: float = TAU) -> Rating:
+    """A player after one rating period: `games` are (opponent before, score 1 / 0.5 / 0)."""
+    for _, score in games:
+        if score not in (0.0, 0.5, 1.0):
+            raise ValueError(f"a game's score is 0, 0.5 or 1, not {score!r}")
+    new = glicko.update_rating(
+        rating_to_mu(me.rating),
+        rd_to_phi(me.deviation),
+        me.volatility,
+        [(rating_to_mu(o.rating), rd_to_phi(o.deviation), float(s)) for o, s in games],
+        tau=tau,
+    )
+    return Rating(mu_to_rating(new.mu), _clamp(phi_to_rd(new.phi)), new.sigma)
+
+
+def glicko2_game(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:
+    """Both players after one game (a rating period of its own, as lichess rates), each
+    from the other's rating before it; `score_a` is 1 (a won), 0.5 (a draw) or 0."""
+    return glicko2_period(a, [(b, score_a)]), glicko2_period(b, [(a, 1.0 - score_a)])
+
+
+def glicko2_expected(a: Rating, b: Rating) -> float:
+    """The chance that a beats b before they play: the library's expected score with both
+    deviations combined (Glickman's prediction for a game between two rated players)."""
+    combined = rd_to_phi(math.hypot(a.deviation, b.deviation))
+    return glicko.E(rating_to_mu(a.rating), rating_to_mu(b.rating), combined)
+
+
+def weng_lin_game(teams: Sequence[Sequence[Rating]], places: Sequence[int]) -> list[list[Rating]]:
+    """Every seat after one game of teams (a team of one per seat in a free-for-all);
+    `places[i]` is team i's place, 1 best, ties sharing a place."""
+    if len(teams) != len(places) or len(teams) < 2:
+        raise ValueError("a game has at least two teams, each with its place")
+    if any(not team for team in teams):
+        raise ValueError("a team has at least one seat")
+    rated = WENG_LIN.rate(
+        [[WENG_LIN.rating(mu=r.rating, sigma=r.deviation) for r in team] for team in teams],
+        ranks=[float(p) for p in places],
+    )
+    return [[Rating(r.mu, _clamp(r.sigma), 0.0) for r in team] for team in rated]
+
+
+def weng_lin_win_chances(teams: Sequence[Sequence[Rating]]) -> list[float]:
+    """Each team's chance of first place, as the library predicts it."""
+    return WENG_LIN.predict_win(
+        [[WENG_LIN.rating(mu=r.rating, sigma=r.deviation) for r in team] for team in teams]
+    )
