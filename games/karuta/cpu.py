@@ -147,6 +147,15 @@ def _seat_point(seat: int, players: int) -> tuple[float, float]:
     return 0.5 + 0.6 * math.cos(angle), 0.5 + 0.6 * math.sin(angle)
 
 
+SIDED = ("competitive", "genpei")
+
+
+def own_side(view: Mapping[str, Any], seat: int) -> int:
+    """The side a seat plays for: its team in genpei (a shared field), else the seat's own."""
+    teams = view.get("teams")
+    return seat if teams is None else teams[seat]
+
+
 def _competitive_place(view: Mapping[str, Any], card: int) -> tuple[int, int] | None:
     for side, rows in enumerate(view["sides"]):
         for r, row in enumerate(rows):
@@ -156,7 +165,7 @@ def _competitive_place(view: Mapping[str, Any], card: int) -> tuple[int, int] | 
 
 
 def field_cards(view: Mapping[str, Any]) -> list[int]:
-    if view["mode"] == "competitive":
+    if view["mode"] in SIDED:
         return [c for rows in view["sides"] for row in rows for c in row]
     return [entry[0] for entry in view["field"]]
 
@@ -166,13 +175,14 @@ def movement_ms(
 ) -> float | None:
     """Time for the hand to reach `card`, or None if it is not on the field."""
     form = form_factor(view, params)
-    if view["mode"] == "competitive":
+    if view["mode"] in SIDED:
         place = _competitive_place(view, card)
         if place is None:
             return None
         side, row = place
-        far = 0.0 if side == seat else params.far_ms * rng.uniform(0.5, 1.5)
-        return (MOVE_MS[(side == seat, row)] * params.move_scale + far) * form
+        own = side == own_side(view, seat)
+        far = 0.0 if own else params.far_ms * rng.uniform(0.5, 1.5)
+        return (MOVE_MS[(own, row)] * params.move_scale + far) * form
     for entry in view["field"]:
         if entry[0] == card:
             sx, sy = _seat_point(seat, max(1, len(view["seats"])))
@@ -199,8 +209,8 @@ def cpu_policy(
 
 
 def lies_on_own_side(view: Mapping[str, Any], seat: int, card: int) -> bool:
-    place = _competitive_place(view, card) if view["mode"] == "competitive" else None
-    return place is not None and place[0] == seat
+    place = _competitive_place(view, card) if view["mode"] in SIDED else None
+    return place is not None and place[0] == own_side(view, seat)
 
 
 def form_factor(view: Mapping[str, Any], params: LevelParams) -> float:
@@ -272,7 +282,7 @@ def plan_touch(
     if move is None or poem in touched:
         return {"type": "pass"}  # a dead card (or taken already): keep still
     t = start + move
-    if view["mode"] != "competitive":
+    if view["mode"] not in SIDED:
         t += params.search_ms * rng.uniform(0.5, 1.5)
     if rng.random() < params.forget_rate:
         t += params.forget_ms * rng.uniform(0.5, 1.5)
@@ -289,7 +299,8 @@ def send_score(card: int, own: list[int]) -> int:
 
 
 def choose_send(view: Mapping[str, Any], seat: int, params: LevelParams, rng: random.Random) -> int:
-    own = [card for row in view["sides"][seat] for card in row]
+    side = (view.get("send") or {}).get("from", own_side(view, seat))  # genpei: the team's
+    own = [card for row in view["sides"][side] for card in row]
     if not own:
         raise IllegalActionError("nothing to send")
     if not params.smart_sends:

@@ -1,4 +1,5 @@
-"""The karuta engine: competitive (1 v 1), chirashi (2–4 players) and solo practice. Pure Python.
+"""The karuta engine: competitive (1 v 1), chirashi (2–4 players), solo practice and genpei
+(源平戦, two teams of 1–4 seats). Pure Python.
 
 No Django, no clock, no global random. A state is a plain JSON-able dict; all
 randomness comes from `seed` and a counter kept in it, so the same (settings,
@@ -82,6 +83,18 @@ Phases and actions (what the play pages and the match server build on)
     A received card goes to the receiver's row with the fewest cards (middle, then
     lower, then upper on ties); the receiver may rearrange before the next upper verse.
 
+``genpei``
+    Competitive play between two teams, on the same code: a *side* is a seat's in
+    competitive and a team's in genpei (``state["teams"][seat]``; the first
+    ``settings.teams[0]`` seats are team 0). Every card of the pool lies on a side, 50 a
+    side of 100 (of a poem subset half is laid out, the rest read as dead cards); any
+    member may touch either side and arrange the team's side. A side's otetsuki is the sum
+    of its members' (``otetsuki_rule`` "any": any wrong touch is one as well); tomo-otetsu,
+    dabu, cancelling and capped sends are said of sides. A tie on the read card goes to a
+    seat of the side it lies on. The cards a side sends are chosen by ``send.by``: the taker
+    when its team sends, else the sending team's first seat. The first side empty wins;
+    ``result()`` names the team, per-seat places and the margin (cards left on the other side).
+
 ``over``
     Nothing to act on; ``result()`` gives places and scores.
 
@@ -107,11 +120,14 @@ from games.karuta.options import (  # re-exported: the engine is the karuta API
     ALL_POEMS,
     LEVEL_KEYS,
     MODES,
+    SIDED_MODES,
     InvalidSettingsError,
     is_int,
     lower_reads,
     normalize_settings,
     pool_of,
+    reading_mode,
+    team_of_seat,
 )
 from poems import catalogue
 from poems.kimariji import dynamic_kimariji, static_kimariji
@@ -130,6 +146,8 @@ PUBLIC_SETTINGS = (
     "poem_set",
     "players",
     "lower_verse_twice",
+    "teams",
+    "otetsuki_rule",
 )
 
 
@@ -166,31 +184,48 @@ def _rng(state: State) -> random.Random:
     return random.Random(f"karuta/{state['seed']}/{state['rng_n']}")
 
 
-def _other(seat: int) -> int:
-    return 1 - seat
+def _other(side: int) -> int:
+    return 1 - side
+
+
+def sided(state: State) -> bool:
+    """Played on two sides of three rows (competitive, genpei)."""
+    return state["mode"] in SIDED_MODES
+
+
+def team_of(state: State, seat: int) -> int:
+    """The side a seat plays for: its team in genpei, the seat itself in competitive."""
+    teams = state.get("teams")
+    return seat if teams is None else teams[seat]
+
+
+def team_seats(state: State, side: int) -> list[int]:
+    return [seat for seat in range(len(state["seats"])) if team_of(state, seat) == side]
 
 
 def side_of(state: State, card: int) -> int | None:
-    """Competitive: the seat on whose side `card` lies, or None (dead or gone)."""
-    for seat, rows in enumerate(state["sides"]):
+    """Sided modes: the side (competitive: the seat; genpei: the team) on which `card`
+    lies, or None (dead or gone)."""
+    for side, rows in enumerate(state["sides"]):
         for row in rows:
             if card in row:
-                return seat
+                return side
     return None
 
 
-def side_cards(state: State, seat: int) -> list[int]:
-    return [card for row in state["sides"][seat] for card in row]
+def side_cards(state: State, side: int) -> list[int]:
+    """The cards of a side (competitive: a seat's; genpei: a team's)."""
+    return [card for row in state["sides"][side] for card in row]
 
 
 def field_cards(state: State) -> list[int]:
-    if state["mode"] == "competitive":
+    if sided(state):
         return [card for rows in state["sides"] for row in rows for card in row]
     return [entry[0] for entry in state["field"]]
 
 
 def _on_field(state: State, card: int) -> bool:
-    if state["mode"] == "competitive":
+    if sided(state):
         return side_of(state, card) is not None
     return any(entry[0] == card for entry in state["field"])
 
@@ -234,8 +269,10 @@ def new_state(settings: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], s
     if not is_int(seed):
         raise InvalidSettingsError("the seed must be a whole number")
     seat_list = []
-    for seat in seats:
-        level = seat.get("level") or (s["cpu_level"] if seat.get("is_cpu") else None)
+    seat_levels = s["seat_levels"] or [None] * len(seats)
+    for seat, chosen in zip(seats, seat_levels, strict=True):
+        own = seat.get("level") if chosen is None else chosen
+        level = own or (s["cpu_level"] if seat.get("is_cpu") else None)
         if level is not None and level not in LEVEL_KEYS:
             raise InvalidSettingsError(f"unknown CPU level {level!r}")
         seat_list.append({"is_cpu": bool(seat.get("is_cpu")), "level": level})
@@ -279,8 +316,13 @@ def new_state(settings: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], s
     rng = _rng(state)
     deal = pool[:]
     rng.shuffle(deal)
-    if s["mode"] == "competitive":
-        per_side = len(pool) // 4
+    if s["mode"] == "genpei":
+        state["teams"] = [team_of_seat(s["teams"], i) for i in range(len(seat_list))]
+    if sided(state):
+        # Competitive lays out half the poems; genpei all of them, or half of a poem subset
+        # (the other half read as dead cards, as in competitive).
+        whole = s["mode"] == "genpei" and len(pool) == len(ALL_POEMS)
+        per_side = len(pool) // (2 if whole else 4)
         state["sides"] = [
             _split_rows(deal[:per_side]),
             _split_rows(deal[per_side : 2 * per_side]),
@@ -304,11 +346,18 @@ def situation(
     read: Sequence[int] = (),
     settings: Mapping[str, Any] | None = None,
     seed: int = 0,
+    teams: Sequence[int] | None = None,
 ) -> State:
     """A competitive position built by hand (tests, tutorials): two sides of three rows,
-    the reading order from the poem read next, and the poems read already."""
-    chosen = {"mode": "competitive", "memorise_seconds": 0, **(settings or {})}
-    state = new_state(chosen, [{"is_cpu": False}, {"is_cpu": False}], seed)
+    the reading order from the poem read next, and the poems read already. With `teams`
+    (two team sizes) a genpei position: the sides are the teams'."""
+    if teams is None:
+        chosen = {"mode": "competitive", "memorise_seconds": 0, **(settings or {})}
+    else:
+        chosen = {"mode": "genpei", "teams": list(teams), "memorise_seconds": 0}
+        chosen.update(settings or {})
+    count = 2 if teams is None else sum(teams)
+    state = new_state(chosen, [{"is_cpu": False} for _ in range(count)], seed)
     on_field = [c for rows in sides for row in rows for c in row]
     everything = list(queue) + list(read)
     if len(set(everything)) != len(everything) or not set(on_field) <= set(queue):
@@ -333,8 +382,13 @@ def to_act(state: State) -> tuple[int, ...]:
         r = state["reading"]
         return tuple(i for i in r["active"] if i not in r["done"])
     if phase == "send":
-        return (state["send"]["from"],)
+        return (_sender(state["send"]),)
     return ()
+
+
+def _sender(send: Mapping[str, Any]) -> int:
+    """The seat that chooses the cards to send (genpei: "by"; competitive: the sending seat)."""
+    return send.get("by", send["from"])
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
@@ -345,15 +399,16 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     phase = state["phase"]
     if phase == "memorise":
         actions: list[dict[str, Any]] = [{"type": "ready"}]
-        if state["mode"] == "competitive":
+        if sided(state):
             actions.append({"type": "arrange"})
         return actions
     if phase == "send":
-        return [{"type": "send", "card": card} for card in side_cards(state, seat)]
+        cards = side_cards(state, state["send"]["from"])
+        return [{"type": "send", "card": card} for card in cards]
     touched = {card for card, _ in state["reading"]["touches"][seat]}
     actions = [{"type": "touch", "card": c} for c in field_cards(state) if c not in touched]
     actions.append({"type": "pass"})
-    if state["mode"] == "competitive" and not state["reading"]["touches"][seat]:
+    if sided(state) and not state["reading"]["touches"][seat]:
         actions.append({"type": "arrange"})
     return actions
 
@@ -410,8 +465,8 @@ def _run_ready(state: State, seat: int, action: Mapping[str, Any], events: list[
 
 
 def _check_arrange(state: State, seat: int, action: Mapping[str, Any]) -> None:
-    if state["mode"] != "competitive":
-        raise IllegalActionError("only competitive players arrange their side")
+    if not sided(state):
+        raise IllegalActionError("only competitive and genpei players arrange their side")
     rows = action.get("rows")
     if not isinstance(rows, list) or len(rows) != 3 or not all(isinstance(r, list) for r in rows):
         raise InvalidActionError("'rows' must be three lists of cards (upper, middle, lower)")
@@ -425,12 +480,12 @@ def _check_arrange(state: State, seat: int, action: Mapping[str, Any]) -> None:
             raise NotYourTurnError("this seat has already played this reading")
     elif state["phase"] != "memorise":
         raise IllegalActionError("cards can be moved between readings only")
-    if sorted(c for row in rows for c in row) != sorted(side_cards(state, seat)):
+    if sorted(c for row in rows for c in row) != sorted(side_cards(state, team_of(state, seat))):
         raise IllegalActionError("an arrangement must hold exactly the cards of your side")
 
 
 def _run_arrange(state: State, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
-    state["sides"][seat] = [list(row) for row in action["rows"]]
+    state["sides"][team_of(state, seat)] = [list(row) for row in action["rows"]]
     events.append({"type": "arranged", "seat": seat})
 
 
@@ -534,23 +589,27 @@ def _check_send(state: State, seat: int, action: Mapping[str, Any]) -> None:
     card = _need_int(action, "card")
     if state["phase"] != "send":
         raise IllegalActionError("there is nothing to send")
-    if seat != state["send"]["from"]:
-        raise NotYourTurnError("the other player is sending")
-    if card not in side_cards(state, seat):
+    if seat != _sender(state["send"]):
+        raise NotYourTurnError("another player is sending")
+    if card not in side_cards(state, state["send"]["from"]):
         raise IllegalActionError(f"card {card} is not on your side")
 
 
 def _run_send(state: State, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
     card = action["card"]
-    receiver = state["send"]["to"]
-    for row in state["sides"][seat]:
+    sender, receiver = state["send"]["from"], state["send"]["to"]
+    for row in state["sides"][sender]:
         if card in row:
             row.remove(card)
     rows = state["sides"][receiver]
     target = min(RECEIVE_ROW_ORDER, key=lambda r: (len(rows[r]), RECEIVE_ROW_ORDER.index(r)))
     rows[target].append(card)
     state["send"]["remaining"] -= 1
-    events.append({"type": "send", "from": seat, "receiver": receiver, "card": card})
+    # Genpei: "from"/"receiver" are teams and "by" the seat that chose.
+    event = {"type": "send", "from": sender, "receiver": receiver, "card": card}
+    if "by" in state["send"]:
+        event["by"] = seat
+    events.append(event)
     if state["send"]["remaining"] == 0:
         state["send"] = None
         _after_competitive_reading(state, events)
@@ -577,7 +636,7 @@ def _start_reading(state: State, events: list[Event]) -> None:
     if state["read"]:
         prev: int | None = state["read"][-1]
     else:
-        prev = reading.JOKA if mode == "competitive" else None
+        prev = reading.JOKA if sided(state) else None
     seats = range(len(state["seats"]))
     sitting_out = [i for i in state["sit_out"] if i in seats]
     if len(sitting_out) == len(state["seats"]):
@@ -592,7 +651,7 @@ def _start_reading(state: State, events: list[Event]) -> None:
         "kimariji": kimariji,
         "static_kimariji": pool_static_kimariji(poem, tuple(state["pool"])),
         "decided": reading.decided_ms(poem, kimariji, s["pace"]),
-        "close": reading.close_ms(mode, poem, s["pace"], lower_reads(s)),
+        "close": reading.close_ms(reading_mode(mode), poem, s["pace"], lower_reads(s)),
         "active": [i for i in seats if i not in sitting_out],
         "sitting_out": sitting_out,
         "done": [],
@@ -666,23 +725,30 @@ def _note_reaches(state: State) -> None:
 
 
 def _resolve_competitive(state: State, events: list[Event]) -> None:
+    """Competitive and genpei alike: a side is a seat's (competitive) or a team's (genpei),
+    and every rule below is said of sides; a seat's touches count for its side."""
     r = state["reading"]
     _note_reaches(state)
     poem = r["poem"]
     owner = side_of(state, poem)
+    seats = range(len(state["seats"]))
     tied, take_t = _first_take(r)
     taker = None
     if tied:
-        taker = owner if owner in tied else tied[0]
-    otetsuki = [0, 0]
-    for seat in (0, 1):
+        # A tie on the read card goes to the side it lies on (then to the lower seat).
+        taker = next((seat for seat in tied if team_of(state, seat) == owner), tied[0])
+    any_wrong = state["settings"].get("otetsuki_rule") == "any"
+    otetsuki = [0 for _ in seats]
+    for seat in seats:
         counted = [c for c, _ in _counted(r["touches"][seat], take_t) if c != poem]
         sides = {side_of(state, c) for c in counted}
         if owner is None:
             otetsuki[seat] = len(sides)  # dead card: each side touched is one otetsuki
         else:
             otetsuki[seat] = 1 if any(s != owner for s in sides) else 0
-    for seat in (0, 1):
+        if any_wrong and counted:
+            otetsuki[seat] = max(otetsuki[seat], 1)  # the menu option: any wrong card
+    for seat in seats:
         state["tally"][seat]["readings"] += 1
         state["tally"][seat]["otetsuki"] += otetsuki[seat]
     untouched = owner is not None and taker is None
@@ -692,16 +758,26 @@ def _resolve_competitive(state: State, events: list[Event]) -> None:
                 row.remove(poem)
     if taker is not None:
         _note_take(state, taker, take_t)
-    owes = [0, 0]  # owes[s]: cards seat s must send to the other seat
-    if taker is not None and taker != owner:
-        owes[taker] += 1
-    tomo = otetsuki[0] > 0 and otetsuki[1] > 0
+    taker_side = None if taker is None else team_of(state, taker)
+    # Each side's otetsuki: every seat's of the side counts (one seat in competitive).
+    faults = [sum(otetsuki[seat] for seat in team_seats(state, side)) for side in (0, 1)]
+    owes = [0, 0]  # owes[s]: cards side s must send to the other side
+    if taker_side is not None and taker_side != owner:
+        owes[taker_side] += 1
+    tomo = faults[0] > 0 and faults[1] > 0
     if not tomo:
-        for seat in (0, 1):
-            owes[_other(seat)] += otetsuki[seat]
+        for side in (0, 1):
+            owes[_other(side)] += faults[side]
     net = owes[0] - owes[1]
     sender = 0 if net > 0 else 1
     count = min(abs(net), len(side_cards(state, sender)))
+    send: dict[str, Any] | None = None
+    if count:
+        send = {"from": sender, "to": _other(sender), "count": count}
+        if state["mode"] == "genpei":
+            # The taker chooses the cards its team sends; a penalty the other team sends is
+            # chosen by that team's first seat.
+            send["by"] = taker if taker_side == sender else team_seats(state, sender)[0]
     result = {
         "type": "result",
         "number": r["number"],
@@ -715,17 +791,20 @@ def _resolve_competitive(state: State, events: list[Event]) -> None:
         "untouched": untouched,
         "otetsuki": otetsuki,
         "tomo_otetsu": tomo,
-        "dabu": _dabu(owner, taker, otetsuki, tomo),
+        "dabu": _dabu(owner, taker_side, faults, tomo),
         "cancelled": owes[0] > 0 and owes[1] > 0 and owes[0] == owes[1],
-        "send": {"from": sender, "to": _other(sender), "count": count} if count else None,
+        "send": send,
         **_race(r, taker),
     }
+    if state["mode"] == "genpei":
+        result["taker_team"] = taker_side
+        result["team_otetsuki"] = faults
     events.append(result)
     state["last"] = result
     _retire_poem(state)
     if count:
         state["phase"] = "send"
-        state["send"] = {"from": sender, "to": _other(sender), "remaining": count}
+        state["send"] = {k: v for k, v in send.items() if k != "count"} | {"remaining": count}
         state["reading"] = None
     else:
         _after_competitive_reading(state, events)
@@ -734,7 +813,8 @@ def _resolve_competitive(state: State, events: list[Event]) -> None:
 def _dabu(owner: int | None, taker: int | None, otetsuki: list[int], tomo: bool) -> bool:
     """ダブ is named by its cause, not by the count sent: the read card lay on your side,
     you committed otetsuki, and the opponent took your card (you receive 2). Two cards
-    sent for touching both sides on a dead card are a double otetsuki, not dabu."""
+    sent for touching both sides on a dead card are a double otetsuki, not dabu. (Sides:
+    `taker` is the taking side and `otetsuki` counts per side.)"""
     if owner is None or taker is None or tomo:
         return False
     return taker != owner and otetsuki[owner] > 0
@@ -748,9 +828,9 @@ def _retire_poem(state: State) -> None:
 
 def _after_competitive_reading(state: State, events: list[Event]) -> None:
     state["reading"] = None
-    for seat in (0, 1):
-        if not side_cards(state, seat):
-            state["winner"] = seat
+    for side in (0, 1):
+        if not side_cards(state, side):
+            state["winner"] = side  # genpei: the team
             _end(state, events)
             return
     _start_reading(state, events)
@@ -843,6 +923,7 @@ _RESOLVERS = {
     "competitive": _resolve_competitive,
     "chirashi": _resolve_chirashi,
     "solo": _resolve_solo,
+    "genpei": _resolve_competitive,
 }
 
 
@@ -865,6 +946,20 @@ def result(state: State) -> dict[str, Any] | None:
     if state["phase"] != "over":
         return None
     mode = state["mode"]
+    if mode == "genpei":
+        team = state["winner"]
+        left = [len(side_cards(state, side)) for side in (0, 1)]
+        seats = range(len(state["seats"]))
+        return {
+            "winner": None,  # a team wins: places name its seats
+            "winner_team": team,
+            "places": [1 if team_of(state, s) == team else 2 for s in seats],
+            # Each seat's score is its team's cards left; the margin is the losers' count.
+            "scores": [left[team_of(state, s)] for s in seats],
+            "team_scores": left,
+            "margin": left[_other(team)],
+            "score_kind": "cards_left",
+        }
     if mode == "competitive":
         winner = state["winner"]
         remaining = [len(side_cards(state, s)) for s in (0, 1)]
@@ -914,7 +1009,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     form = state.get("form")  # states saved before CPUs had a form lack it: an average day
     if seat is not None and state["seats"][seat]["is_cpu"]:
         out["form"] = form[seat] if form else 0.0  # a CPU's own, never another seat's
-    if mode == "competitive":
+    if mode == "genpei":
+        out["teams"] = state["teams"][:]
+    if sided(state):
         out["sides"] = [[row[:] for row in rows] for rows in state["sides"]]
         out["send"] = dict(state["send"]) if state["send"] else None
         out["ready"] = state["ready"][:]
@@ -943,7 +1040,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             # ms from the moment this state began to the reading's t = 0.
             "t0": -r.get("since", 0),
             **reading.schedule(
-                mode, r["poem"], r["prev"], s["pace"], r["kimariji"], lower_reads(s)
+                reading_mode(mode), r["poem"], r["prev"], s["pace"], r["kimariji"], lower_reads(s)
             ),
         }
     else:

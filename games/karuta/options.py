@@ -9,7 +9,14 @@ from gamekit.base import GameError
 from games.karuta import reading
 from poems import catalogue
 
-MODES = ("competitive", "chirashi", "solo")
+MODES = ("competitive", "chirashi", "solo", "genpei")
+# Modes played on sides of three rows, read as competitive play is (the 序歌, then each
+# previous lower verse before the next upper verse), judged and released alike.
+SIDED_MODES = ("competitive", "genpei")
+# Genpei: how many seats a team may have, and which touches are otetsuki ("sides": the
+# competitive definition; "any": any wrong card, as many families and schools play).
+TEAM_SIZES = (1, 2, 3, 4)
+OTETSUKI_RULES = ("sides", "any")
 LEVEL_KEYS = ("nyumon", "yowai", "futsu", "tsuyoi", "meijin")
 PENALTIES = ("sit_out", "return_card")
 MAX_MEMORISE_SECONDS = 900  # the official 15 minutes, still offered
@@ -31,6 +38,11 @@ DEFAULTS: dict[str, Any] = {
     "otetsuki_penalty": "sit_out",
     # Chirashi and solo: the lower verse is commonly read twice (seed 001); False reads it once.
     "lower_verse_twice": True,
+    # Genpei only: the seats of each team ([2, 2] unless chosen; seats 0.. are the first
+    # team's), which touches are otetsuki, and each seat's CPU level (None: the seat's own).
+    "teams": None,
+    "otetsuki_rule": "sides",
+    "seat_levels": None,
 }
 
 
@@ -50,11 +62,20 @@ def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
     s = {**DEFAULTS, **{k: v for k, v in raw.items() if v is not None}}
     if s["mode"] not in MODES:
         raise InvalidSettingsError(f"unknown mode {s['mode']!r}")
-    default_players = {"competitive": 2, "chirashi": 2, "solo": 1}[s["mode"]]
+    if s["mode"] == "genpei":
+        _normalize_teams(s)
+    elif any(raw.get(key) is not None for key in ("teams", "seat_levels")):
+        raise InvalidSettingsError("teams and seat levels are for genpei only")
+    default_players = {"competitive": 2, "chirashi": 2, "solo": 1, "genpei": 4}[s["mode"]]
     players = s["players"] if s["players"] is not None else default_players
     if not is_int(players):
         raise InvalidSettingsError("players must be a whole number")
-    allowed = {"competitive": (2,), "chirashi": (2, 3, 4), "solo": (1,)}[s["mode"]]
+    allowed = {
+        "competitive": (2,),
+        "chirashi": (2, 3, 4),
+        "solo": (1,),
+        "genpei": (sum(s["teams"] or ()),),
+    }[s["mode"]]
     if players not in allowed:
         raise InvalidSettingsError(f"{s['mode']} is played by {allowed} players, not {players}")
     s["players"] = players
@@ -86,9 +107,44 @@ def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
     seconds = s["memorise_seconds"]
     if not is_int(seconds) or not 0 <= seconds <= MAX_MEMORISE_SECONDS:
         raise InvalidSettingsError(f"memorise_seconds must be 0..{MAX_MEMORISE_SECONDS}")
+    if s["otetsuki_rule"] not in OTETSUKI_RULES:
+        raise InvalidSettingsError(f"unknown otetsuki rule {s['otetsuki_rule']!r}")
     if s["otetsuki_penalty"] not in PENALTIES:
         raise InvalidSettingsError(f"unknown otetsuki penalty {s['otetsuki_penalty']!r}")
     return s
+
+
+def _normalize_teams(s: dict[str, Any]) -> None:
+    """Genpei's teams (two sizes of 1–4) and per-seat CPU levels, checked in place."""
+    teams = s["teams"] if s["teams"] is not None else [2, 2]
+    if (
+        not isinstance(teams, list | tuple)
+        or len(teams) != 2
+        or not all(is_int(n) and n in TEAM_SIZES for n in teams)
+    ):
+        raise InvalidSettingsError("teams must be two team sizes, each 1 to 4 seats")
+    s["teams"] = list(teams)
+    if s["players"] is None:
+        s["players"] = sum(teams)
+    levels = s["seat_levels"]
+    if levels is not None:
+        if (
+            not isinstance(levels, list | tuple)
+            or len(levels) != sum(teams)
+            or not all(level is None or level in LEVEL_KEYS for level in levels)
+        ):
+            raise InvalidSettingsError("seat_levels must give a CPU level (or null) per seat")
+        s["seat_levels"] = list(levels)
+
+
+def team_of_seat(teams: list[int], seat: int) -> int:
+    """Genpei: the team of a seat (the first team holds seats 0 .. teams[0] − 1)."""
+    return 0 if seat < teams[0] else 1
+
+
+def reading_mode(mode: str) -> str:
+    """How a mode is read and timed: genpei as competitive play."""
+    return "competitive" if mode in SIDED_MODES else mode
 
 
 def lower_reads(settings: Mapping[str, Any]) -> int:

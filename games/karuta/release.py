@@ -77,7 +77,7 @@ def voice(view: Mapping[str, Any], due: int, known: bool, clips_of: ClipSource) 
     if not isinstance(pace, str):
         return []  # a custom pace is not voiced
     lower_reads = options.lower_reads(view["settings"])
-    clips = clips_of(view["mode"], r["poem"], r["prev"], pace, lower_reads)
+    clips = clips_of(options.reading_mode(view["mode"]), r["poem"], r["prev"], pace, lower_reads)
     return [
         {
             "id": clip.id,
@@ -148,22 +148,23 @@ def voice_next(view: Mapping[str, Any], due: int, known: bool, clips_of: ClipSou
     pace = view["settings"].get("pace")
     if not isinstance(pace, str):
         return []
+    mode = options.reading_mode(view["mode"])  # genpei is read as competitive play
     r = view.get("reading")
     if r is None:
-        if view["mode"] != "competitive" or view["phase"] != "memorise":
+        if mode != "competitive" or view["phase"] != "memorise":
             return []
-        clips = clips_of(view["mode"], 1, 0, pace, 1)  # any poem: only the preamble is kept
+        clips = clips_of(mode, 1, 0, pace, 1)  # any poem: only the preamble is kept
         return [_entry(c) for c in clips if c.part in PREAMBLE_PARTS]
     # Before the first kana: every poem's opening clip; then whatever may follow the
     # clips released so far.
     heard = tuple(
         c.id
-        for c in clips_of(view["mode"], r["poem"], r["prev"], pace, 1)
+        for c in clips_of(mode, r["poem"], r["prev"], pace, 1)
         if c.part == "kami" and r["kami"]["t"][c.first_kana] <= due
     )
-    ahead = [dict(c) for c in following(view["mode"], pace, clips_of, heard)]
+    ahead = [dict(c) for c in following(mode, pace, clips_of, heard)]
     if known:
-        clips = clips_of(view["mode"], r["poem"], r["poem"], pace, 1)
+        clips = clips_of(mode, r["poem"], r["poem"], pace, 1)
         ahead += [_entry(c) for c in clips if c.part in PREAMBLE_PARTS]
     return ahead
 
