@@ -32,7 +32,13 @@ export class Stepper {
    * @param {number} count  how many steps
    * @param {{onChange: (n: number) => void, setTimer?: Function, clearTimer?: Function}} options
    */
-  constructor(count, { onChange, setTimer = setTimeout, clearTimer = clearTimeout }) {
+  constructor(count, {
+    onChange,
+    // Wrapped: the browser's timers throw "Illegal invocation" when called as a method of
+    // another object (this.setTimer(...)), which Node's and a fake clock's do not.
+    setTimer = (fn, ms) => setTimeout(fn, ms),
+    clearTimer = (id) => clearTimeout(id),
+  }) {
     this.count = count;
     this.n = 0;
     this.onChange = onChange;
@@ -63,11 +69,12 @@ export class Stepper {
   play(pace) {
     this.stop();
     if (this.n >= this.count - 1) this.go(0);
+    // The next tick is set before the move is shown, so the page sees `playing` as it
+    // stands after this step (and the end, with no tick left, as stopped).
     const tick = () => {
-      this.timer = null;
-      this.go(this.n + 1);
-      if (this.n < this.count - 1) this.timer = this.setTimer(tick, pace);
-      else this.onChange(this.n);
+      const next = this.n + 1;
+      this.timer = next < this.count - 1 ? this.setTimer(tick, pace) : null;
+      this.go(next);
     };
     this.timer = this.setTimer(tick, pace);
   }
