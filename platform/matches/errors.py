@@ -86,6 +86,9 @@ RoomFull = _code("RoomFull", "room_full", _("Every seat is taken: you can watch.
 BadInvite = _code("BadInvite", "bad_invite", _("This invitation is no longer valid."))
 NotOwner = _code("NotOwner", "not_owner", _("Only the player who made the room can do that."))
 NotWaiting = _code("NotWaiting", "not_waiting", _("The match has already started."))
+SignInToRate = _code(
+    "SignInToRate", "sign_in_to_rate", _("Only a signed-in player can make a rated room.")
+)
 NotAllowed = _code("NotAllowed", "not_allowed", _("That is not possible in this match."))
 DuplicateActionId = _code(
     "DuplicateActionId",

@@ -14,6 +14,8 @@ class ModeForm(forms.Form):
 
     play_mode = forms.ChoiceField(label=pgettext_lazy("match room", "Mode"))
     cpu_level = forms.ChoiceField(label=pgettext_lazy("match room", "CPU level"), required=False)
+    # A friend room that counts toward ratings: only a signed-in person may make one.
+    rated = forms.BooleanField(label=pgettext_lazy("match room", "Rated"), required=False)
 
     def __init__(self, game: Game, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -74,7 +74,9 @@ def viewer_seat(
     return None, seat
 
 
-def seat_public(match: Match, seat: Seat, held: Iterable[int], now: datetime) -> dict[str, Any]:
+def seat_public(
+    match: Match, seat: Seat, held: Iterable[int], now: datetime, handle: str | None = None
+) -> dict[str, Any]:
     # For a person away: in how many ms the CPU plays for them (the 45 s rule), when known,
     # and that moment on the server's clock (epoch ms): a page counts down to `cpu_at` on its
     # estimate of that clock, so a frame held, shared or read late shows the same seconds.
@@ -83,6 +85,8 @@ def seat_public(match: Match, seat: Seat, held: Iterable[int], now: datetime) ->
     return {
         "index": seat.index,
         "colour": seat.colour,
+        # The signed-in person's handle (public: shown at the table); None: named by colour.
+        "handle": handle,
         "kind": seat.kind,
         "cpu_level": seat.cpu_level if seat.is_cpu else None,
         "taken": seat.is_taken,
@@ -219,7 +223,7 @@ def _room(
     clock = time.monotonic()
     cached = snap.shared.get("seats")
     if cached is None or clock - cached[0] > SEATS_FRESH_S:
-        public = [seat_public(match, s, (), now) for s in snap.seats]
+        public = [seat_public(match, s, (), now, snap.handles.get(s.index)) for s in snap.seats]
         cached = (clock, public, [_dumps(p)[: -len(',"yours":false}')] for p in public])
         snap.shared["seats"] = cached
     held = set(held)

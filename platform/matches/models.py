@@ -11,6 +11,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
 
@@ -50,6 +51,13 @@ class MatchQuerySet(models.QuerySet):
         """Playing matches whose server-side move was due by `cutoff`."""
         return self.filter(status=Match.Status.PLAYING, due_at__lte=cutoff)
 
+    def finished_since(self, when: datetime) -> MatchQuerySet:
+        """Matches finished at or after `when`, oldest first: the catch-up sweep of
+        `match_finished`'s receivers (matches/signals.py; `outcome_of` each)."""
+        return self.filter(status=Match.Status.FINISHED, finished_at__gte=when).order_by(
+            "finished_at"
+        )
+
 
 class Match(models.Model):
     # The contract's modes (gamekit.Mode), as the field's choices: one list of modes.
@@ -69,11 +77,15 @@ class Match(models.Model):
     seq = models.PositiveIntegerField(default=0)  # the last action's sequence number
     state = models.JSONField(null=True, blank=True)  # snapshot after action `seq`
     outcome = models.JSONField(null=True, blank=True)  # platform outcome, e.g. a resignation
+    finished_at = models.DateTimeField(null=True, blank=True)  # set once, by signals.finish
     # Turn clocks: {"<seat>": ms since the epoch when its turn began, "last": last move}.
     turns = models.JSONField(default=dict)
     # When the server must act by itself (a CPU move, a disconnected player's turn).
     due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     invite_code = models.CharField(max_length=32, unique=True, null=True, blank=True)
+    # Counts toward ratings (another app's business: this layer only keeps the flag). Made
+    # False at the start unless every seat is a signed-in person (rooms.start_match).
+    rated = models.BooleanField(default=False)
     next_match = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_match"
     )
@@ -83,7 +95,10 @@ class Match(models.Model):
     objects = MatchQuerySet.as_manager()
 
     class Meta:
-        indexes = [models.Index(fields=["status", "updated"])]
+        indexes = [
+            models.Index(fields=["status", "updated"]),
+            models.Index(fields=["finished_at"], name="match_finished_at"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} {self.mode} match"
@@ -106,6 +121,15 @@ class Seat(models.Model):
     # sha256 hex of the seat token; "" while a human seat is empty. Hot-seat seats share one.
     token_hash = models.CharField(max_length=64, blank=True)
     is_owner = models.BooleanField(default=False)  # the creator: may start a friend room
+    # The signed-in person who holds the seat (None: a guest or a CPU). Kept when the CPU
+    # takes the seat over, so a finished match still says whose seat it was.
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="match_seats",
+    )
     connections = models.IntegerField(default=0)  # open sockets (across processes)
     last_seen = models.DateTimeField(null=True, blank=True)  # heartbeat: catches crashed servers
     disconnected_since = models.DateTimeField(null=True, blank=True)
@@ -131,6 +155,12 @@ class Seat(models.Model):
     @property
     def is_taken(self) -> bool:
         return self.is_cpu or bool(self.token_hash)
+
+    @property
+    def handle(self) -> str | None:
+        """The seat's person's handle (None: a guest or a CPU, shown by colour). Reads the
+        user row unless it was loaded with the seat (select_related, or `handles_of`)."""
+        return self.user.get_username() if self.user_id is not None else None
 
 
 class Action(models.Model):

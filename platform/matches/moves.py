@@ -26,7 +26,7 @@ from django.utils import timezone
 import gamekit
 from gamekit import Game, GameError
 from gamekit import events as game_events
-from matches import cpu, protocol, snapshots, timed
+from matches import cpu, protocol, signals, snapshots, timed
 from matches.broadcast import after_commit
 from matches.clock import default_level, update_turns
 from matches.errors import MatchError
@@ -235,7 +235,7 @@ def _logged(match_id: Any, held: list[int], action_id: str | None) -> Applied | 
     return None if row is None else _duplicate(row, held)
 
 
-MOVE_FIELDS = ("seq", "state", "status", "outcome", "turns", "due_at", "updated")
+MOVE_FIELDS = ("seq", "state", "status", "outcome", "finished_at", "turns", "due_at", "updated")
 
 
 def record_move(
@@ -267,7 +267,7 @@ def record_move(
         client_action_id=action_id,
         created=now,
     )
-    finish_if_over(match, game, state)
+    finish_if_over(match, game, state, now)
     timed.begin_state(match, game, now)  # a timed game's new state begins now
     save_away(update_turns(match, game, state, seats, before, now))
     match.state = game.dump_state(state)
@@ -276,11 +276,13 @@ def record_move(
     after_commit(match, remember=(seats, state, [row]))
 
 
-def finish_if_over(match: Match, game: Game, state: Any) -> None:
+def finish_if_over(match: Match, game: Game, state: Any, now: datetime) -> None:
+    """The game's own end: its outcome kept, the match finished (and announced after the
+    commit: signals.finish)."""
     outcome = game.outcome(state)
     if outcome is not None:
-        match.status = Match.Status.FINISHED
         match.outcome = outcome.to_json()
+        signals.finish(match, now)
 
 
 def put_out(
@@ -299,7 +301,7 @@ def put_out(
         events=[{"type": "out", "seat": index, "reason": reason}, *game_events.encode(events)],
         actor=Action.Actor.TIMEOUT if reason == "away" else Action.Actor.HUMAN,
     )
-    finish_if_over(match, game, state)
+    finish_if_over(match, game, state, now)
     save_away(update_turns(match, game, state, seats, before, now))
     match.state = game.dump_state(state)
     match.updated = now

@@ -7,15 +7,17 @@ from __future__ import annotations
 import copy
 import secrets
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 import gamekit
-from gamekit import Game, LeavePolicy, Outcome, SeatSpec, Termination
-from matches import cpu, timed
+from gamekit import Game, LeavePolicy, Outcome, Termination
+from matches import cpu, signals, timed
 from matches.broadcast import after_commit
 from matches.clock import default_level, update_turns
 from matches.errors import MatchError
@@ -31,18 +33,33 @@ def new_seed(game: Game, game_settings: Mapping[str, Any]) -> int:
     return secrets.randbits(game.seed_bits) if fixed is None else int(fixed)
 
 
-def create_match(
-    game_slug: str, game_settings: Mapping[str, Any], mode: str, cpu_level: str | None = None
-) -> tuple[Match, str]:
-    """Create a match and its seats; return it with the creator's seat token (shown once)."""
-    game = gamekit.registry.get(game_slug)
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat of a match made by another app (`create_match_for`): a person's (`user_id`:
+    signed in, None: a guest) or, with `cpu_level`, the CPU's."""
+
+    user_id: int | None = None
+    cpu_level: str | None = None
+
+    @property
+    def is_cpu(self) -> bool:
+        return self.cpu_level is not None
+
+
+def _checked(game_slug: str, game_settings: Any, mode: str) -> tuple[Game, int]:
+    """The game and its seat count for these settings and mode, or MatchError."""
+    try:
+        game = gamekit.registry.get(game_slug)
+    except gamekit.NotRegistered:
+        raise MatchError("not_allowed", "game") from None
+    if not isinstance(game_settings, Mapping):
+        raise MatchError("not_allowed", "settings")
     if mode not in {m.value for m in game.modes}:
         raise MatchError("not_allowed", f"mode {mode}")
-    levels = [level.key for level in game.cpu_levels]
-    level = cpu_level or default_level(game)
-    if levels and level not in levels:
-        raise MatchError("not_allowed", "cpu level")
-    count = game.player_count(game_settings)
+    try:
+        count = game.player_count(game_settings)
+    except (TypeError, ValueError, KeyError):
+        raise MatchError("not_allowed", "settings") from None
     if not game.min_players <= count <= game.max_players:
         raise MatchError("not_allowed", "player count")
     if count > len(gamekit.SEAT_COLOURS):
@@ -51,16 +68,39 @@ def create_match(
         raise MatchError("not_allowed", "solo is one seat")
     if mode == Match.Mode.FRIEND and count < 2:
         raise MatchError("not_allowed", "a friend room has two seats or more")
+    return game, count
+
+
+def _checked_level(game: Game, level: str | None) -> str:
+    levels = [level.key for level in game.cpu_levels]
+    level = level or default_level(game)
+    if levels and level not in levels:
+        raise MatchError("not_allowed", "cpu level")
+    return level
+
+
+def create_match(
+    game_slug: str,
+    game_settings: Mapping[str, Any],
+    mode: str,
+    cpu_level: str | None = None,
+    *,
+    user_id: int | None = None,
+    rated: bool = False,
+) -> tuple[Match, str]:
+    """Create a match and its seats; return it with the creator's seat token (shown once).
+    `user_id`: the signed-in creator (their seat records it); `rated`: a friend room meant
+    to count toward ratings (it stays rated only if every seat is a signed-in person)."""
+    game, count = _checked(game_slug, game_settings, mode)
+    level = _checked_level(game, cpu_level)
+    if rated and user_id is None:
+        raise MatchError("sign_in_to_rate")
+    if rated and mode != Match.Mode.FRIEND:
+        raise MatchError("not_allowed", "only a friend room is rated")
     token = new_token()
     digest = hash_token(token)
     now = timezone.now()
-    match = Match(
-        game=game.slug,
-        settings=dict(game_settings),
-        seed=new_seed(game, game_settings),
-        mode=mode,
-        invite_code=secrets.token_urlsafe(12) if mode == Match.Mode.FRIEND else None,
-    )
+    match = _new_match(game, game_settings, mode, rated)
     seats = [
         Seat(
             match=match,
@@ -73,13 +113,90 @@ def create_match(
             # Hot-seat: one token holds every seat of the device.
             token_hash=digest if index == 0 or mode == Match.Mode.HOTSEAT else "",
             is_owner=index == 0,
+            # The creator's own seat (on a shared device, the others are guests).
+            user_id=user_id if index == 0 else None,
             disconnected_since=now,
         )
         for index in range(count)
     ]
+    _save_new(match, game, seats, level, now, start=mode != Match.Mode.FRIEND)
+    return match, token
+
+
+def create_match_for(
+    game_slug: str,
+    game_settings: Mapping[str, Any],
+    mode: str,
+    seats: list[SeatSpec],
+    *,
+    rated: bool = False,
+) -> tuple[Match, dict[int, str]]:
+    """A match with these seats, started at once (for the lobby and events): returns it with
+    each human seat's token (seat index -> token, shown once to that person). A rated match
+    stays rated only if every seat is a signed-in person. MatchError on a bad game, mode,
+    settings, seat count, CPU level or user."""
+    game, count = _checked(game_slug, game_settings, mode)
+    if not isinstance(seats, (list, tuple)) or len(seats) != count:
+        raise MatchError("not_allowed", "seat count")
+    if not all(isinstance(spec, SeatSpec) for spec in seats):
+        raise MatchError("not_allowed", "seat spec")
+    levels = [_checked_level(game, spec.cpu_level) if spec.is_cpu else None for spec in seats]
+    people = {spec.user_id for spec in seats if spec.user_id is not None and not spec.is_cpu}
+    if any(spec.is_cpu and spec.user_id is not None for spec in seats):
+        raise MatchError("not_allowed", "a CPU seat has no user")
+    if len(people) != len([s for s in seats if s.user_id is not None]):
+        raise MatchError("not_allowed", "one seat per person")
+    if people and get_user_model().objects.filter(pk__in=people).count() != len(people):
+        raise MatchError("not_allowed", "no such user")
+    now = timezone.now()
+    match = _new_match(game, game_settings, mode, rated, invite=False)  # every seat is set
+    tokens = {i: new_token() for i, spec in enumerate(seats) if not spec.is_cpu}
+    rows = [
+        Seat(
+            match=match,
+            index=index,
+            colour=gamekit.SEAT_COLOURS[index],
+            kind=Seat.Kind.CPU if spec.is_cpu else Seat.Kind.HUMAN,
+            cpu_level=levels[index] or default_level(game),
+            token_hash=hash_token(tokens[index]) if index in tokens else "",
+            is_owner=index == min(tokens, default=0),
+            user_id=spec.user_id,
+            disconnected_since=now,
+        )
+        for index, spec in enumerate(seats)
+    ]
+    _save_new(match, game, rows, default_level(game), now, start=True)
+    return match, tokens
+
+
+def _new_match(
+    game: Game, game_settings: Mapping[str, Any], mode: str, rated: bool, invite: bool = True
+) -> Match:
+    try:
+        seed = new_seed(game, game_settings)
+    except (TypeError, ValueError, KeyError):
+        raise MatchError("not_allowed", "settings") from None
+    return Match(
+        game=game.slug,
+        settings=dict(game_settings),
+        seed=seed,
+        mode=mode,
+        rated=bool(rated),
+        invite_code=secrets.token_urlsafe(12) if invite and mode == Match.Mode.FRIEND else None,
+    )
+
+
+def _save_new(
+    match: Match, game: Game, seats: list[Seat], level: str, now: datetime, *, start: bool
+) -> None:
+    """Save a new match with its seats; `start`: dealt (and the CPU planned) before the
+    transaction, and started in it."""
     state = None
-    if mode != Match.Mode.FRIEND:  # dealt and the CPU planned before the transaction
-        state = first_state(match, game, seats)
+    if start:
+        try:
+            state = first_state(match, game, seats)
+        except Exception:  # the engine refuses these settings
+            raise MatchError("not_allowed", "settings") from None
         started = copy.copy(match)
         started.seq, started.status = match.seq + 1, Match.Status.PLAYING  # after `start`
         cpu.prepare(game, started, state, seats, level)
@@ -89,12 +206,13 @@ def create_match(
         if state is not None:
             start_match(match, game, seats, now, state)
         after_commit(match)
-    return match, token
 
 
-def _specs(seats: list[Seat]) -> list[SeatSpec]:
+def _specs(seats: list[Seat]) -> list[gamekit.SeatSpec]:
     return [
-        SeatSpec(index=s.index, colour=s.colour, is_cpu=s.is_cpu, cpu_level=s.cpu_level or None)
+        gamekit.SeatSpec(
+            index=s.index, colour=s.colour, is_cpu=s.is_cpu, cpu_level=s.cpu_level or None
+        )
         for s in seats
     ]
 
@@ -111,6 +229,9 @@ def start_match(
     if state is None:
         state = game.new_state(match.settings, specs, match.seed)
     match.status = Match.Status.PLAYING
+    # Rated only between signed-in people: a CPU or a guest at the start makes it unrated.
+    if match.rated and not all(not s.is_cpu and s.user_id is not None for s in seats):
+        match.rated = False
     append_row(
         match,
         kind="room",
@@ -119,15 +240,16 @@ def start_match(
         events=[{"type": "started"}],
         actor=Action.Actor.SYSTEM,
     )
-    finish_if_over(match, game, state)
+    finish_if_over(match, game, state, now)
     timed.begin_state(match, game, now)  # a timed game's first state begins now
     save_away(update_turns(match, game, state, seats, (), now))
     match.state = game.dump_state(state)
     match.save()
 
 
-def join(invite_code: str) -> tuple[Match, int, str]:
-    """Take the next empty seat of a friend room. Two joins at once never share a seat."""
+def join(invite_code: str, user_id: int | None = None) -> tuple[Match, int, str]:
+    """Take the next empty seat of a friend room (`user_id`: the signed-in person taking
+    it). Two joins at once never share a seat."""
     if not isinstance(invite_code, str) or not invite_code:
         raise MatchError("bad_invite")
     with transaction.atomic():
@@ -147,7 +269,8 @@ def join(invite_code: str) -> tuple[Match, int, str]:
         token = new_token()
         seat.token_hash = hash_token(token)
         seat.disconnected_since = timezone.now()
-        seat.save(update_fields=["token_hash", "disconnected_since"])
+        seat.user_id = user_id
+        seat.save(update_fields=["token_hash", "disconnected_since", "user"])
         append_row(
             match,
             kind="room",
@@ -242,7 +365,7 @@ def _depart(match_id: Any, held: Iterable[int], seat: int | None, how: str) -> i
             others = [s for s in seats if s.index != index]
             if len(seats) != 2 and any(not s.is_cpu for s in others):
                 raise MatchError("not_allowed")
-            match.status = Match.Status.FINISHED
+            signals.finish(match, now)
             places = tuple(2 if seat.index == index else 1 for seat in seats) if others else ()
             match.outcome = Outcome(places, None, Termination.RESIGNED, index).to_json()
             append_row(
@@ -284,11 +407,14 @@ def _hand_to_cpu(match: Match, game: Game, seats: list[Seat], index: int, now: d
     save_away(update_turns(match, game, state, seats, to_act, now))
 
 
-def rematch(match_id: Any, token: str | None) -> tuple[Match, str | None]:
+def rematch(
+    match_id: Any, token: str | None, user_id: int | None = None
+) -> tuple[Match, str | None]:
     """Play again: one next match however often it is asked for (idempotent).
 
-    A player of this match gets the same seats in the next one (a fresh token);
-    anyone else (a spectator) is just shown the way there.
+    A player of this match gets the same seats in the next one (a fresh token; `user_id`:
+    the signed-in person asking, recorded on their seat); anyone else (a spectator) is just
+    shown the way there. A rated room's next match is meant to be rated too.
     """
     with transaction.atomic():
         match = lock_match(match_id)
@@ -306,6 +432,7 @@ def rematch(match_id: Any, token: str | None) -> tuple[Match, str | None]:
                 settings=next_settings,
                 seed=new_seed(game, next_settings),
                 mode=match.mode,
+                rated=match.rated,
                 invite_code=secrets.token_urlsafe(12) if match.mode == Match.Mode.FRIEND else None,
             )
             Seat.objects.bulk_create(
@@ -334,11 +461,14 @@ def rematch(match_id: Any, token: str | None) -> tuple[Match, str | None]:
         nxt_id = match.next_match_id
     if not held:
         return Match.objects.get(pk=nxt_id), None
-    return _claim(nxt_id, held)
+    return _claim(nxt_id, held, user_id)
 
 
-def _claim(match_id: Any, indices: list[int]) -> tuple[Match, str | None]:
-    """Give a returning player their seats in the next match (if still free)."""
+def _claim(
+    match_id: Any, indices: list[int], user_id: int | None = None
+) -> tuple[Match, str | None]:
+    """Give a returning player their seats in the next match (if still free); the signed-in
+    person's own is the first (on a shared device the others are guests, as at creation)."""
     token = new_token()
     with transaction.atomic():
         match = lock_match(match_id)
@@ -348,7 +478,8 @@ def _claim(match_id: Any, indices: list[int]) -> tuple[Match, str | None]:
             return match, None
         for seat in mine:
             seat.token_hash = hash_token(token)
-            seat.save(update_fields=["token_hash"])
+            seat.user_id = user_id if seat is mine[0] else None
+            seat.save(update_fields=["token_hash", "user"])
         append_row(
             match,
             kind="room",

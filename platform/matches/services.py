@@ -39,7 +39,9 @@ from matches.models import Match, group_name
 from matches.moves import MOVE_FIELDS, Applied, submit_action
 from matches.presence import expire_leases, heartbeat, presence, renew_leases
 from matches.rooms import (
+    SeatSpec,
     create_match,
+    create_match_for,
     join,
     leave,
     new_invite,
@@ -60,6 +62,7 @@ standing = Match.objects.standing
 __all__ = [
     "MOVE_FIELDS",
     "Applied",
+    "SeatSpec",
     "absent_since",
     "advance",
     "by_invite",
@@ -68,6 +71,7 @@ __all__ = [
     "cpu_delay",
     "cpu_move",
     "create_match",
+    "create_match_for",
     "default_level",
     "disconnect_grace_ms",
     "due_matches",

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
+
 from gamekit import events as game_events
 from matches.errors import MatchError
 from matches.log import get_game
@@ -47,6 +49,23 @@ class Snapshot:
     # What every viewer's frame of this snapshot has in common, built and encoded once
     # (frames.py: the seats, the log entries as each visibility sees them, each seat's view).
     shared: dict[Any, Any] = field(default_factory=dict)
+    # seat index -> the handle of its signed-in person (guests and CPUs have none), read
+    # with the seats so that no frame needs a query (frames may be built on the event loop).
+    handles: dict[int, str] = field(default_factory=dict)
+
+
+def handles_of(seats: list[Seat], previous: Snapshot | None = None) -> dict[int, str]:
+    """Each seat's person's handle: the previous snapshot's when its seats had the same
+    people (a move changes nobody), else read (one query, only when someone is signed in)."""
+    people = {s.index: s.user_id for s in seats if s.user_id is not None}
+    if not people:
+        return {}
+    if previous is not None and people == {
+        s.index: s.user_id for s in previous.seats if s.user_id is not None
+    }:
+        return previous.handles
+    users = get_user_model().objects.in_bulk(set(people.values()))
+    return {i: users[u].get_username() for i, u in people.items() if u in users}
 
 
 def news_after(snap: Snapshot, seen: int) -> int:
@@ -86,7 +105,7 @@ def remember(match: Match, seats: list[Seat], state: Any, new_rows: list[Action]
     if previous is not None and previous.match.seq == match.seq - len(new_rows):
         rows = (previous.rows + rows)[-KEEP_ROWS:]
         tags = previous.tags  # the seats were read again under the lock: still reflected
-    put(Snapshot(match, list(seats), state, rows, tags))
+    put(Snapshot(match, list(seats), state, rows, tags, handles=handles_of(seats, previous)))
 
 
 def remember_presence(match: Match, seats: list[Seat], tag: str, base: Snapshot) -> None:
@@ -98,7 +117,12 @@ def remember_presence(match: Match, seats: list[Seat], tag: str, base: Snapshot)
     tags = frozenset([tag])
     if previous is not None and previous.match.seq == match.seq:
         tags |= previous.tags
-    put(Snapshot(match, list(seats), base.state, base.rows, tags, base.views, base.texts))
+    seen = handles_of(seats, base)
+    put(
+        Snapshot(
+            match, list(seats), base.state, base.rows, tags, base.views, base.texts, handles=seen
+        )
+    )
 
 
 def move_notice(match: Match, row: Action) -> dict[str, Any]:
@@ -147,7 +171,8 @@ def catch_up(match_id: Any, move: Mapping[str, Any]) -> None:
         log.warning("could not follow a move from its notice: %s", type(exc).__name__)
         forget(match_id)
         return
-    caught = Snapshot(match, snap.seats, state, [*snap.rows, row][-KEEP_ROWS:], snap.tags)
+    rows = [*snap.rows, row][-KEEP_ROWS:]
+    caught = Snapshot(match, snap.seats, state, rows, snap.tags, handles=snap.handles)
     with _guard:
         if _cache.get(key) is snap:  # unless this process moved the snapshot meanwhile
             _cache[key] = caught
@@ -171,7 +196,8 @@ def read(match: Match, seats: list[Seat]) -> Snapshot:
     recent = Action.objects.filter(
         match=match, seq__gt=max(0, match.seq - KEEP_ROWS), seq__lte=match.seq
     )
-    return Snapshot(match, list(seats), state, list(recent.order_by("seq")))
+    recent_rows = list(recent.order_by("seq"))
+    return Snapshot(match, list(seats), state, recent_rows, handles=handles_of(seats))
 
 
 def _load(match_id: Any, tag: str | None) -> Snapshot:

@@ -25,6 +25,12 @@ from matches.models import Match
 COOKIE_AGE = 30 * 24 * 3600
 
 
+def signed_in(request: HttpRequest) -> int | None:
+    """The signed-in person's id, recorded on the seats they take (None: a guest)."""
+    user = getattr(request, "user", None)
+    return user.pk if user is not None and user.is_authenticated else None
+
+
 def wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
@@ -86,15 +92,19 @@ def create(request: HttpRequest, slug: str) -> HttpResponse:
             errors.update(settings_form.errors.get_json_data())
         return _refused(request, "bad_message", 400, errors)
     game_settings = game.settings_from_form(settings_form.cleaned_data if settings_form else {})
+    mode = mode_form.cleaned_data["play_mode"]
     try:
         match, token = services.create_match(
             game.slug,
             game_settings,
-            mode_form.cleaned_data["play_mode"],
+            mode,
             mode_form.cleaned_data["cpu_level"] or None,
+            user_id=signed_in(request),
+            # The menu's one "rated" box speaks of friend rooms; the other buttons ignore it.
+            rated=mode_form.cleaned_data["rated"] and mode == Match.Mode.FRIEND,
         )
     except MatchError as exc:
-        return _refused(request, exc.code, 400)
+        return _refused(request, exc.code, 403 if exc.code == "sign_in_to_rate" else 400)
     response = _answer(request, match, token, 0)
     _keep_language(request, response)
     return response
@@ -127,7 +137,7 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
         game = gamekit.registry.get(match.game)
         return render(request, "matches/invite.html", {"match": match, "game": game})
     try:
-        match, seat, token = services.join(code)
+        match, seat, token = services.join(code, signed_in(request))
     except MatchError as exc:
         if exc.code == "room_full" and not wants_json(request):
             return redirect(match_path(match.id))  # watch instead
@@ -139,7 +149,9 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
 def rematch(request: HttpRequest, match_id: Any) -> HttpResponse:
     """Play again: everyone ends up in the same next match; players keep their seats."""
     try:
-        nxt, token = services.rematch(match_id, request.COOKIES.get(SEAT_COOKIE))
+        nxt, token = services.rematch(
+            match_id, request.COOKIES.get(SEAT_COOKIE), signed_in(request)
+        )
     except MatchError as exc:
         return _refused(request, exc.code, 404 if exc.code == "not_found" else 409)
     return _answer(request, nxt, token)

@@ -2,8 +2,8 @@
 `Game.record_view`, in one JSON document (schema: docs/records.md). Never a second copy of
 the rules: the states are what `Game.apply` reaches from the seed, as `matches.log.replay`.
 
-The document holds no seat token, invite code, room id or anything about the people: seats
-are colours, human or CPU (and its level).
+The document holds no seat token, invite code or room id, and of the people only this: seats
+are colours, human or CPU (and its level), with a signed-in player's handle.
 """
 
 from __future__ import annotations
@@ -55,8 +55,14 @@ def build(match: Match) -> dict[str, Any]:
     replay (an action today's engine refuses, a start line it cannot read)."""
     game = gamekit.registry.get(match.game)
     seats = [
-        {"index": s.index, "colour": s.colour, "kind": s.kind, "cpu_level": s.cpu_level}
-        for s in match.seats.order_by("index")
+        {
+            "index": s.index,
+            "colour": s.colour,
+            "handle": s.handle,  # a signed-in player's; None: a guest or a CPU
+            "kind": s.kind,
+            "cpu_level": s.cpu_level,
+        }
+        for s in match.seats.select_related("user").order_by("index")
     ]
     steps: list[dict[str, Any]] = []
     state = None

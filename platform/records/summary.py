@@ -25,7 +25,7 @@ def summary(match: Match) -> dict[str, Any]:
         result = game.result(game.load_state(match.state)) or {}
         score_kind = result.get("score_kind")
     rows = []
-    for seat in match.seats.order_by("index"):
+    for seat in match.seats.select_related("user").order_by("index"):
         place = outcome.places[seat.index] if seat.index < len(outcome.places) else None
         score = None
         if outcome.scores is not None and seat.index < len(outcome.scores):
@@ -34,7 +34,9 @@ def summary(match: Match) -> dict[str, Any]:
             {
                 "seat": seat.index,
                 "colour": seat.colour,
-                "label": colour_label(seat.colour),
+                # A signed-in player's handle; a guest or a CPU is named by its colour.
+                "label": seat.handle or colour_label(seat.colour),
+                "handle": seat.handle,
                 "cpu": seat.is_cpu,
                 "place": place,
                 "score": score,

@@ -93,8 +93,13 @@ def page(request: HttpRequest, record_id: str) -> HttpResponse:
         "you": seats,
         "game_url": game.url,
         "seats": [
-            {"index": s.index, "colour": s.colour, "label": colour_label(s.colour), "kind": s.kind}
-            for s in match.seats.order_by("index")
+            {
+                "index": s.index,
+                "colour": s.colour,
+                "label": s.handle or colour_label(s.colour),
+                "kind": s.kind,
+            }
+            for s in match.seats.select_related("user").order_by("index")
         ],
     }
     response = render(

@@ -5,8 +5,11 @@
 /** The colour of a seat ("red", "blue", …), or null when the room is not known yet. */
 export const seatColour = (match, seat) => match?.seats?.[seat]?.colour ?? null;
 
-/** The seat's name: its colour's name, or its number when the colour is unknown. */
+/** The seat's name: its signed-in player's handle, else its colour's name, or its number
+ * when the colour is unknown. */
 export function seatName(names, match, seat) {
+  const handle = match?.seats?.[seat]?.handle;
+  if (handle) return handle;
   const colour = seatColour(match, seat);
   return (colour && names?.[colour]) || String(seat);
 }
@@ -18,7 +21,7 @@ export function seatName(names, match, seat) {
 export function seatLabel(S, match, seat, { hotseat = match?.mode === "hotseat" } = {}) {
   const info = match?.seats?.[seat];
   const name = seatName(S.colours, match, seat);
-  let label = name.charAt(0).toUpperCase() + name.slice(1);
+  let label = info?.handle ? name : name.charAt(0).toUpperCase() + name.slice(1);
   if (info?.yours && !hotseat) label += ` (${S.you})`;
   else if (info?.kind === "cpu") label += ` (${cpuLabel(S, info)})`;
   return label;

@@ -38,3 +38,15 @@ test("a seat label says whose seat it is and the CPU's level, from one place", a
   assert.deepEqual(yourSeats(match), [0]);
   assert.deepEqual(yourSeats(null), []);
 });
+
+test("a signed-in player's seat is named by their handle, as they wrote it; a guest's by its colour", async () => {
+  const { seatLabel } = await import("../../static/js/seats.js");
+  const S = { colours: names, you: "you", cpu: "CPU", levels: {} };
+  const match = { mode: "friend", seats: [
+    { index: 0, colour: "red", handle: "yuki", yours: true, kind: "human" },
+    { index: 1, colour: "blue", handle: null, kind: "human" },
+  ] };
+  assert.equal(seatName(names, match, 0), "yuki");
+  assert.equal(seatName(names, match, 1), "青");
+  assert.equal(seatLabel(S, match, 0), "yuki (you)");
+});
