@@ -6,6 +6,7 @@ import { AwayMarks } from "../away.js";
 import { fmt } from "../text.js";
 import { secs } from "./clock.js";
 import { longestRow, scatterColumns, scatterOrder, scatterPlace, sideRows, torifudaColumns } from "./layout.js";
+import { moveFocus } from "./zoom.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -117,8 +118,9 @@ export class BoardView {
     if (focused) {
       // A card taken from under the focus: keep the focus on the board, on its neighbour.
       const cards = this.visibleCards();
-      const again = this.cardEl(focused) ?? cards[Math.min(focusIndex, cards.length - 1)];
-      again?.focus({ preventScroll: true });
+      const same = this.cardEl(focused);
+      if (same) same.focus({ preventScroll: true });
+      else { const next = cards[Math.min(focusIndex, cards.length - 1)]; if (next) moveFocus(next); }
     }
   }
 

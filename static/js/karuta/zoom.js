@@ -15,6 +15,16 @@ export function zoomPlace(cardRect, viewportHeight) {
 /** Whether a card drawn with this font size (px) needs the zoom to be read. */
 export const needsZoom = (fontPx) => Number.isFinite(fontPx) && fontPx < MIN_KANA_PX;
 
+// Set while the board moves the focus itself (the card under it was taken): that focus is
+// the page's doing, not the player's, so it opens the zoom only for a keyboard's focus.
+let moving = false;
+
+/** Focus `card` for the player who lost the card under the focus (board-view.js). */
+export function moveFocus(card) {
+  moving = true;
+  try { card.focus({ preventScroll: true }); } finally { moving = false; }
+}
+
 export function bindZoom(board, zoom) {
   if (!board || !zoom) return;
   const show = (card) => {
@@ -27,7 +37,12 @@ export function bindZoom(board, zoom) {
     zoom.hidden = false;
   };
   const hide = () => { zoom.hidden = true; };
-  board.addEventListener("focusin", (event) => show(event.target.closest?.(".kcard")));
+  // After a take the focus goes to a neighbouring card: a finger is not on it (it would
+  // stay enlarged over the header); a keyboard player reads it (:focus-visible).
+  board.addEventListener("focusin", (event) => {
+    const card = event.target.closest?.(".kcard");
+    if (moving && !card?.matches(":focus-visible")) hide(); else show(card);
+  });
   board.addEventListener("focusout", hide);
   board.addEventListener("pointerover", (event) => { if (event.pointerType !== "mouse") return; show(event.target.closest?.(".kcard")); });
   board.addEventListener("pointerout", (event) => { if (event.pointerType === "mouse") hide(); });
