@@ -131,5 +131,8 @@ export function startDrill(app, { drill, cards, clockMs = null }) {
     $("drill-clock-left").textContent = "";
   }
   next();
+  // The drill lies below the menu (below the fold on a phone, and on a desktop once the
+  // intro is in Japanese): bring it into view; drawQuestion gives the answers the focus.
+  $("drill").scrollIntoView({ block: "start" });
   return { answer, stop: finish, get running() { return !done; } };
 }
