@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "telemetry",
     "matches",
     "records",  # a finished match's record: replay, share, export, retention
+    "ratings",  # ratings per game and mode, leaderboards (docs/ratings.md)
     # the games: adding a game is adding its app here
     "games.bozu",
     "games.karuta",
@@ -208,6 +209,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
     # Moves matches whose CPU / disconnect timer was lost (a restart, a dropped task).
     "matches-sweep-stalled": {"task": "matches.tasks.sweep_stalled_matches", "schedule": 15.0},
+    # Rated matches whose update no receiver applied (a process killed after the finish).
+    "ratings-catch-up": {"task": "ratings.catch_up", "schedule": 60.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")  # VAR_DIR made above
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
@@ -369,3 +372,6 @@ RECORDS_KEEP_MAX_DAYS = int(os.environ.get("RECORDS_KEEP_MAX_DAYS", 365))
 RECORDS_ABANDONED_HOURS = int(os.environ.get("RECORDS_ABANDONED_HOURS", 24))
 
 SITE_NAME = _("Hyakunin Isshu card games")
+
+# Ratings (platform/ratings, docs/ratings.md): the catch-up sweep looks this far back.
+RATINGS_CATCH_UP_DAYS = int(os.environ.get("RATINGS_CATCH_UP_DAYS", 7))

@@ -42,6 +42,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("", include("pages.urls")),
     path("", include(page_patterns)),
+    path("ratings/", include("ratings.urls")),
     *game_urlpatterns(),
     prefix_default_language=False,
 )

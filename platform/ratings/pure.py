@@ -4,8 +4,12 @@
   2012 algorithm as Glickman publishes it) at lichess's parameters. Each game is a rating
   period of one game, as lichess rates: both players are updated from their ratings before
   the game.
-* Three or more seats, and teams: Weng-Lin's Plackett-Luce model (`openskill`), on the same
-  1500 scale (openskill's defaults × 60: mu 1500, sigma 500, beta 250, tau 5).
+* Three or more seats, and teams: Weng-Lin's Plackett-Luce model (`openskill`), on Glicko's
+  scale: a new player is 1500 / 500, and beta (a game's own spread of performance) is chosen
+  so that between two settled players a gap of d points weighs as in Glicko-2: Plackett-Luce's
+  two-player likelihood is logistic in d / sqrt(2 beta² + both sigmas²), which tends to
+  Glicko's d / 173.72 when beta = 173.72 / sqrt 2. tau 5, openskill's default
+  ratio to mu, keeps a deviation from shrinking to nothing.
 
 A rating is (rating, deviation, volatility) on the display scale; Weng-Lin keeps no
 volatility (0.0).
@@ -31,7 +35,9 @@ DEVIATION_MAX = 500.0
 PROVISIONAL_DEVIATION = 110.0  # shown with "?" while the deviation is at least this
 LEADERBOARD_DEVIATION = 75.0  # on a leaderboard only at most this (and active lately)
 
-WENG_LIN = PlackettLuce(mu=START_RATING, sigma=START_DEVIATION, beta=250.0, tau=5.0)
+GLICKO_SCALE = 400 / math.log(10)  # 173.72 rating points per unit of the logistic
+WENG_LIN_BETA = GLICKO_SCALE / math.sqrt(2)
+WENG_LIN = PlackettLuce(mu=START_RATING, sigma=START_DEVIATION, beta=WENG_LIN_BETA, tau=5.0)
 
 
 class System(StrEnum):
@@ -99,10 +105,3 @@ def weng_lin_game(teams: Sequence[Sequence[Rating]], places: Sequence[int]) -> l
         ranks=[float(p) for p in places],
     )
     return [[Rating(r.mu, _clamp(r.sigma), 0.0) for r in team] for team in rated]
-
-
-def weng_lin_win_chances(teams: Sequence[Sequence[Rating]]) -> list[float]:
-    """Each team's chance of first place, as the library predicts it."""
-    return WENG_LIN.predict_win(
-        [[WENG_LIN.rating(mu=r.rating, sigma=r.deviation) for r in team] for team in teams]
-    )

@@ -52,23 +52,23 @@ def test_expected_score_favours_the_higher_rating_and_is_complementary():
     assert pure.glicko2_expected(Rating(1500, 60), Rating(1700, 60)) == pytest.approx(1 - p)
 
 
-def test_weng_lin_is_openskills_default_model_on_the_1500_scale():
-    # openskill's defaults are mu 25, sigma 25/3, beta 25/6, tau 25/300: ours are x60.
-    model = PlackettLuce()
-    teams = [[(25.0, 25 / 3)], [(27.0, 6.0)], [(22.0, 7.0)], [(25.0, 3.0)]]
+def test_weng_lin_is_openskills_plackett_luce_on_glickos_scale():
+    model = PlackettLuce(mu=1500, sigma=500, beta=173.7178 / 2**0.5, tau=5)
+    teams = [[(1500, 500)], [(1620, 360)], [(1320, 420)], [(1500, 180)]]
     places = [2, 1, 4, 2]
     reference = model.rate(
         [[model.rating(mu=m, sigma=s) for m, s in t] for t in teams], ranks=places
     )
-    ours = pure.weng_lin_game([[Rating(m * 60, s * 60, 0.0) for m, s in t] for t in teams], places)
+    ours = pure.weng_lin_game([[Rating(m, s, 0.0) for m, s in t] for t in teams], places)
     for ref, got in zip(reference, ours, strict=True):
-        assert got[0].rating == pytest.approx(ref[0].mu * 60)
-        assert got[0].deviation == pytest.approx(max(45, ref[0].sigma * 60))
-    # Three new players, places 1, 2, 3: the library's values x60.
+        assert got[0].rating == pytest.approx(ref[0].mu)
+        assert got[0].deviation == pytest.approx(ref[0].sigma)
+    # Three new players, places 1, 2, 3 (the library's values with these parameters).
     first, second, third = pure.weng_lin_game([[Rating()], [Rating()], [Rating()]], [1, 2, 3])
-    assert first[0].rating == pytest.approx(27.869048680749426 * 60)
-    assert third[0].rating == pytest.approx(21.413689149063217 * 60)
-    assert second[0].deviation == pytest.approx(8.058224222802378 * 60)
+    assert first[0].rating == pytest.approx(1686.90, abs=0.01)
+    assert second[0].rating == pytest.approx(1546.73, abs=0.01)
+    assert third[0].rating == pytest.approx(1266.37, abs=0.01)
+    assert first[0].deviation == pytest.approx(490.13, abs=0.01)
 
 
 def seat(user, place=1, forfeited=False, cpu=False):

@@ -1,0 +1,138 @@
+"""ratings.services as the lobby, events and profiles use it, and the leaderboard pages."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from ratings import figures, services
+from ratings.models import AppliedMatch, Rating, RatingChange
+
+pytestmark = pytest.mark.django_db
+KEY = "karuta-competitive"
+
+
+def make_user(name):
+    return get_user_model().objects.create(username=name)
+
+
+def rate(user, rating, deviation=60.0, days_ago=1.0, key=KEY, games=40):
+    return Rating.objects.create(
+        user=user, key=key, rating=rating, deviation=deviation, games=games,
+        last_played=timezone.now() - timedelta(days=days_ago),
+    )  # fmt: skip
+
+
+def test_a_player_without_a_rated_game_gets_the_starting_rating(django_assert_num_queries):
+    user = make_user("aoi")
+    view = services.current(user.pk, KEY)
+    assert view == services.RatingView(KEY, 1500.0, 500.0, True, 0)
+    rate(user, 1800.0, deviation=100.0)
+    other = make_user("ren")
+    with django_assert_num_queries(1):
+        many = services.current_many([user.pk, other.pk], KEY)
+    assert many[user.pk] == services.RatingView(KEY, 1800.0, 100.0, False, 40)
+    assert many[other.pk].rating == 1500.0 and many[other.pk].provisional
+    assert services.current(user.pk, "bozu").games == 0
+    with pytest.raises(ValueError):
+        services.current(user.pk, "chess")
+    assert services.rating_key("karuta", "friend", {"mode": "competitive"}) == KEY
+
+
+def test_the_leaderboard_shows_settled_active_players_best_first_and_the_viewers_place():
+    best = make_user("best")
+    rate(best, 2100.0)
+    unsure = make_user("unsure")
+    rate(unsure, 2500.0, deviation=75.1)  # not settled: off the board
+    idle = make_user("idle")
+    rate(idle, 2400.0, days_ago=30.5)  # not played in 30 days: off the board
+    edge = make_user("edge")
+    rate(edge, 1900.0, deviation=75.0, days_ago=29.5)
+    other_key = make_user("bozu")
+    rate(other_key, 2600.0, key="bozu")
+    many = [make_user(f"p{i:03d}") for i in range(105)]
+    for i, user in enumerate(many):
+        rate(user, 1800.0 - i)
+    board = services.leaderboard(KEY, viewer_id=many[-1].pk)
+    handles = [row.handle for row in board.rows]
+    assert len(board.rows) == 100
+    assert handles[:3] == ["best", "edge", "p000"]
+    assert not {"unsure", "idle", "bozu"} & set(handles)
+    assert [row.place for row in board.rows] == list(range(1, 101))
+    assert board.viewer.place == 107 and board.viewer.handle == "p104"
+    off = services.leaderboard(KEY, viewer_id=unsure.pk)
+    assert off.viewer is None and off.viewer_rating.rating == 2500.0
+    assert services.leaderboard(KEY).viewer is None
+
+
+def test_leaderboard_pages_in_three_languages(client):
+    user = make_user("aoi")
+    rate(user, 2000.0)
+    client.force_login(user)
+    ja = client.get("/ratings/karuta-competitive/")
+    en = client.get("/en/ratings/karuta-competitive/")
+    zh = client.get("/zh-hans/ratings/karuta-competitive/")
+    for page in (ja, en, zh):
+        assert page.status_code == 200
+        assert b"aoi" in page.content and b"2000" in page.content
+    assert "Your place: 1" in en.content.decode()
+    assert "あなたの順位" in ja.content.decode()
+    assert "你的名次" in zh.content.decode()
+    assert client.get("/ratings/chess/").status_code == 404
+    assert client.get("/en/ratings/").status_code == 200
+
+
+def test_bozus_page_states_the_measured_spread_from_the_bench():
+    measured = figures.bozu()
+    page = services_page("/en/ratings/bozu/")
+    assert "game of chance" in page
+    assert f"from {measured['p10']} to {measured['p90']}" in page
+    assert f"{measured['players']} simulated players" in page
+
+
+def services_page(path):
+    from django.test import Client
+
+    return Client().get(path).content.decode()
+
+
+def test_profile_section_draws_each_ratings_history():
+    user = make_user("aoi")
+    rate(user, 1620.0, deviation=130.0, games=3)
+    now = timezone.now()
+    for i, value in enumerate((1700.0, 1580.0, 1620.0)):
+        RatingChange.objects.create(
+            user=user, key=KEY, match_id=uuid.uuid4(), played_at=now - timedelta(hours=3 - i),
+            rating_before=1500.0, rating=value, deviation=130.0, place=1, seats=2,
+        )  # fmt: skip
+    html = services.profile_section(user)
+    assert "<svg" in html and "<polyline" in html
+    assert "1620?" in html  # provisional
+    assert "1580" in html and "1700" in html  # the chart's low and high
+    assert "<svg" not in services.profile_section(make_user("new"))
+
+
+def test_forget_and_export():
+    user, other = make_user("aoi"), make_user("ren")
+    rate(user, 1700.0)
+    rate(other, 1600.0)
+    match_id = uuid.uuid4()
+    RatingChange.objects.create(
+        user=user, key=KEY, match_id=match_id, played_at=timezone.now(),
+        rating_before=1500.0, rating=1700.0, deviation=60.0, place=1, seats=2,
+    )  # fmt: skip
+    AppliedMatch.objects.create(match_id=match_id, key=KEY)
+    data = services.export(user.pk)
+    assert data["ratings"][0]["rating"] == 1700.0 and data["ratings"][0]["key"] == KEY
+    assert data["history"][0]["match"] == str(match_id)
+    assert services.forget(user.pk) == {"ratings.Rating": 1, "ratings.RatingChange": 1}
+    assert not Rating.objects.filter(user=user).exists()
+    assert not RatingChange.objects.filter(user=user).exists()
+    assert Rating.objects.filter(user=other).exists()
+    # The marker names no one and stays: the match is still applied once.
+    assert AppliedMatch.objects.filter(match_id=match_id).exists()
+    assert services.export(user.pk) == {"ratings": [], "history": []}
