@@ -72,6 +72,7 @@ SECURE_HSTS_PRELOAD = HTTPS
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"  # Django's default, said aloud: accounts rely on it
 CSRF_COOKIE_HTTPONLY = False  # the play pages' fetch() reads it
 X_FRAME_OPTIONS = "DENY"
 
@@ -97,6 +98,7 @@ INSTALLED_APPS = [
     "matches",
     "records",  # a finished match's record: replay, share, export, retention
     "ratings",  # ratings per game and mode, leaderboards (docs/ratings.md)
+    "players",  # accounts: handles, passkeys, sessions, profiles, your data (docs/players.md)
     # the games: adding a game is adding its app here
     "games.bozu",
     "games.karuta",
@@ -375,3 +377,10 @@ SITE_NAME = _("Hyakunin Isshu card games")
 
 # Ratings (platform/ratings, docs/ratings.md): the catch-up sweep looks this far back.
 RATINGS_CATCH_UP_DAYS = int(os.environ.get("RATINGS_CATCH_UP_DAYS", 7))
+
+# Players (platform/players, docs/players.md). The WebAuthn relying-party id is the request's
+# host name unless set here (a domain, never an IP address: browsers refuse those).
+PLAYERS_WEBAUTHN_RP_ID = os.environ.get("PLAYERS_WEBAUTHN_RP_ID", "")
+# A one-time sign-in code (and its link) made on a signed-in device lives this long.
+PLAYERS_SIGNIN_CODE_MINUTES = int(os.environ.get("PLAYERS_SIGNIN_CODE_MINUTES", 5))
+LOGIN_URL = "players:signin"

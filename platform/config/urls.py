@@ -8,6 +8,7 @@ from gamekit import registry
 from pages import offline
 from pages import views as pages_views
 from pages.health import healthz
+from players.profile import profile
 from records import views as records_views
 from telemetry.urls import api_patterns, page_patterns, staff_patterns
 
@@ -43,6 +44,8 @@ urlpatterns += i18n_patterns(
     path("", include("pages.urls")),
     path("", include(page_patterns)),
     path("ratings/", include("ratings.urls")),
+    path("account/", include("players.urls")),
+    path("@/<str:handle>/", profile, name="profile"),
     *game_urlpatterns(),
     prefix_default_language=False,
 )

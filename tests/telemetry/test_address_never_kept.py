@@ -83,3 +83,29 @@ def test_events_from_a_distinctive_address_leave_no_trace_of_it(server):
     assert server.log_path.exists()
     assert CLIENT not in log and NEIGHBOUR not in log, log[-2000:]
     assert "127.45." not in log
+
+
+def test_accounts_from_a_distinctive_address_leave_no_trace_of_it(transactional_db, caplog):
+    """The players app's tables (profiles, passkeys, codes, sessions, trainer reviews) and
+    its log lines: signing up, in and out, codes and the export keep no address."""
+    from django.test import Client
+
+    from players.models import DeviceSession
+
+    caplog.set_level("DEBUG")
+    client = Client(REMOTE_ADDR=CLIENT, HTTP_X_FORWARDED_FOR=NEIGHBOUR)
+    form = {"handle": "hanako", "password": "plum-blossom-417"}
+    assert client.post("/account/signup/password/", form).status_code == 302
+    client.get("/account/welcome/")
+    client.post("/account/code/")
+    client.post("/account/export/")
+    client.post("/account/signout/")
+    client.post("/account/signin/password/", {"username": "hanako", "password": "wrong"})
+    signin = {"username": "hanako", "password": "plum-blossom-417"}
+    assert client.post("/account/signin/password/", signin).status_code == 302
+    assert DeviceSession.objects.count() == 1
+
+    dump = database_dump()
+    assert "players_devicesession" in dump and "hanako" in dump
+    assert CLIENT not in dump and NEIGHBOUR not in dump and "127.45." not in dump
+    assert "127.45." not in caplog.text

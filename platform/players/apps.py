@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class PlayersConfig(AppConfig):
+    name = "players"
+    verbose_name = _("Players")
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from players import sessions  # noqa: F401  (connects the sign-in / sign-out receivers)
