@@ -11,7 +11,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.safestring import SafeString
 
-from ratings import pure, rules
+from ratings import figures, pure, rules
 from ratings.models import Rating, RatingChange
 
 KEYS = rules.KEYS
@@ -136,6 +136,12 @@ def profile_section(user: Any) -> SafeString:
     from ratings.profile import render_section
 
     return render_section(user)
+
+
+def cpu_ratings() -> dict[str, float]:
+    """Karuta competitive: each CPU level's settled rating, measured by bench_ratings.py
+    (the lobby's "a CPU at your strength")."""
+    return figures.cpu_ratings()
 
 
 def forget(user_id: int) -> dict[str, int]:

@@ -127,3 +127,17 @@ def test_free_for_all_and_teams():
     assert quit[2].rating > 1500 > quit[1].rating
     with pytest.raises(ValueError):
         rules.update("karuta-genpei", {"teams": [3, 2]}, seats, before)
+
+
+def test_a_long_history_is_drawn_with_at_most_300_points_ending_on_the_last_game():
+    from ratings import chart
+
+    assert chart.line([]) is None
+    one = chart.line([1500.0])
+    assert one.games == 1 and len(one.points.split()) == 2  # a flat line across
+    ratings = [1500.0 + (i % 7) * 10 for i in range(10_000)] + [2000.0]
+    drawn = chart.line(ratings)
+    points = drawn.points.split()
+    assert drawn.games == 10_001 and len(points) == chart.MAX_POINTS
+    assert drawn.high == 2000 and drawn.low == 1500
+    assert points[-1].split(",")[1] == f"{chart.PAD:.1f}"  # the last game, at the top

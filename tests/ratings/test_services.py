@@ -41,6 +41,9 @@ def test_a_player_without_a_rated_game_gets_the_starting_rating(django_assert_nu
     with pytest.raises(ValueError):
         services.current(user.pk, "chess")
     assert services.rating_key("karuta", "friend", {"mode": "competitive"}) == KEY
+    levels = services.cpu_ratings()
+    assert list(levels) == ["nyumon", "yowai", "futsu", "tsuyoi", "meijin"]
+    assert list(levels.values()) == sorted(levels.values())  # stronger levels rate higher
 
 
 def test_the_leaderboard_shows_settled_active_players_best_first_and_the_viewers_place():
