@@ -99,6 +99,7 @@ INSTALLED_APPS = [
     "records",  # a finished match's record: replay, share, export, retention
     "ratings",  # ratings per game and mode, leaderboards (docs/ratings.md)
     "players",  # accounts: handles, passkeys, sessions, profiles, your data (docs/players.md)
+    "lobby",  # seeks, quick-pairing pools, fair play (docs/lobby.md)
     # the games: adding a game is adding its app here
     "games.bozu",
     "games.karuta",

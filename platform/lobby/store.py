@@ -1,0 +1,374 @@
+"""The lobby's database side: joining and leaving, open seeks, running a pool's wave,
+starting a pairing's match. Every process runs the same code on the same rows; what keeps a
+seeker in at most one match is said where it is done (docs/lobby.md, "Exactly once").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from lobby import cooldown, pairing, pools, rating, timing
+from lobby.models import Abandonment, FairPlay, Pairing, PoolState, Seeker
+
+RECENT_WAITS = 20
+
+
+class LobbyError(Exception):
+    """A refused lobby request: `code` says why (the page words it)."""
+
+    def __init__(self, code: str, **details: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.details = details
+
+
+@dataclass(frozen=True)
+class Person:
+    """Who is asking: `key` ("u<id>" or a guest's "g<random>"), the user id if signed in."""
+
+    key: str
+    user_id: int | None = None
+    handle: str = ""
+
+
+def policy() -> timing.WavePolicy:
+    from django.conf import settings
+
+    return timing.WavePolicy(
+        interval=getattr(settings, "LOBBY_WAVE_SECONDS", timing.DEFAULT.interval),
+        size=getattr(settings, "LOBBY_WAVE_SIZE", timing.DEFAULT.size),
+        cpu_offer_after=getattr(
+            settings, "LOBBY_CPU_OFFER_SECONDS", timing.DEFAULT.cpu_offer_after
+        ),
+    )
+
+
+# --- fair play reads ---------------------------------------------------------------------
+
+
+def active_cooldown(user_id: int, now: datetime) -> cooldown.Cooldown | None:
+    since = now - cooldown.REPEAT_WINDOW - cooldown.MEMORY - cooldown.CAP
+    moments = Abandonment.objects.filter(user_id=user_id, at__gte=since).values_list(
+        "at", flat=True
+    )
+    return cooldown.active(list(moments), now)
+
+
+def is_flagged(user_id: int | None) -> bool:
+    return user_id is not None and FairPlay.objects.filter(user_id=user_id, flagged=True).exists()
+
+
+def last_opponents(person: str) -> list[str]:
+    """The people of this person's last lobby game."""
+    last = (
+        Seeker.objects.filter(person=person, status=Seeker.Status.PAIRED)
+        .exclude(pairing=None)
+        .order_by("-paired_at")
+        .values_list("pairing_id", flat=True)
+        .first()
+    )
+    if last is None:
+        return []
+    return list(
+        Seeker.objects.filter(pairing_id=last)
+        .exclude(person=person)
+        .values_list("person", flat=True)
+    )
+
+
+def _rating_of(person: Person, game: str, settings: Mapping[str, Any]) -> rating.RatingView | None:
+    key = rating.rating_key(game, "friend", dict(settings))
+    if person.user_id is None or key is None:
+        return None
+    return rating.current(person.user_id, key)
+
+
+# --- joining and leaving -----------------------------------------------------------------
+
+
+def _check_rated(person: Person, rated: bool, now: datetime) -> None:
+    if not rated:
+        return
+    if person.user_id is None:
+        raise LobbyError("sign_in_to_rate")
+    ban = active_cooldown(person.user_id, now)
+    if ban is not None:
+        raise LobbyError("cooldown", until=ban.end, abandonments=ban.recent_abandonments)
+
+
+def join_pool(
+    pool_key: str,
+    person: Person,
+    rating_range: tuple[float, float] | None = None,
+    now: datetime | None = None,
+) -> Seeker:
+    """Wait in a quick pool (the place kept if already waiting there)."""
+    now = now or timezone.now()
+    pool = pools.get(pool_key)
+    if pool is None:
+        raise LobbyError("no_such_pool")
+    _check_rated(person, pool.rated, now)
+    view = _rating_of(person, pool.game, pool.settings)
+    PoolState.objects.get_or_create(pool=pool.key)
+    fields = dict(
+        kind=Seeker.Kind.POOL,
+        pool=pool.key,
+        game=pool.game,
+        settings=dict(pool.settings),
+        seats=pool.seats,
+        rated=pool.rated,
+        user_id=person.user_id,
+        person=person.key,
+        handle=person.handle,
+        rating=view.rating if view else 1500.0,
+        provisional=view.provisional if view else True,
+        rating_low=rating_range[0] if rating_range else None,
+        rating_high=rating_range[1] if rating_range else None,
+        flagged=is_flagged(person.user_id),
+        last_opponents=last_opponents(person.key),
+        joined_at=now,
+    )
+    return _create_waiting(fields, person.key, pool.key, Seeker.Kind.POOL)
+
+
+def _create_waiting(fields: dict[str, Any], person: str, pool: str, kind: str) -> Seeker:
+    try:
+        with transaction.atomic():
+            return Seeker.objects.create(**fields)
+    except IntegrityError:  # already waiting there (the unique constraint)
+        return Seeker.objects.get(person=person, pool=pool, kind=kind, status=Seeker.Status.WAITING)
+
+
+def open_seek(
+    game: str, posted: Mapping[str, Any], rated: bool, person: Person, now: datetime | None = None
+) -> Seeker:
+    """An open seek in the list, from the game's own settings form (SettingsRefused carries
+    the form's errors)."""
+    now = now or timezone.now()
+    import gamekit
+
+    try:
+        game_obj = gamekit.registry.get(game)
+    except gamekit.NotRegistered:
+        raise LobbyError("no_such_game") from None
+    settings = pools.game_settings(game, posted)
+    seats = game_obj.player_count(settings)
+    if seats < 2 or "friend" not in {m.value for m in game_obj.modes}:
+        raise LobbyError("not_online")
+    if rated and rating.rating_key(game, "friend", settings) is None:
+        raise LobbyError("not_rated_game")
+    _check_rated(person, rated, now)
+    view = _rating_of(person, game, settings)
+    fields = dict(
+        kind=Seeker.Kind.SEEK,
+        pool="",
+        game=game,
+        settings=settings,
+        seats=seats,
+        rated=rated,
+        user_id=person.user_id,
+        person=person.key,
+        handle=person.handle,
+        rating=view.rating if view else 1500.0,
+        provisional=view.provisional if view else True,
+        flagged=is_flagged(person.user_id),
+        joined_at=now,
+    )
+    return _create_waiting(fields, person.key, "", Seeker.Kind.SEEK)
+
+
+def leave(person: str, seeker_id: int | None = None) -> int:
+    """Take this person's waiting places (or one of them) out. A place a wave has paired
+    already is not taken back: that person has a match."""
+    rows = Seeker.objects.filter(person=person, status=Seeker.Status.WAITING)
+    if seeker_id is not None:
+        rows = rows.filter(id=seeker_id)
+    return rows.update(status=Seeker.Status.LEFT)
+
+
+def take_seek(seek_id: int, person: Person, now: datetime | None = None) -> Pairing:
+    """Take an open seek in one click: for a two-seat seek the match starts at once; for a
+    table the taker joins it and the match starts once it is full. The seek row moves from
+    waiting to paired by a conditional UPDATE, so two takers cannot both have it."""
+    now = now or timezone.now()
+    seek = Seeker.objects.filter(id=seek_id, kind=Seeker.Kind.SEEK).first()
+    if seek is None or seek.status != Seeker.Status.WAITING:
+        raise LobbyError("seek_gone")
+    if seek.person == person.key:
+        raise LobbyError("own_seek")
+    _check_rated(person, seek.rated, now)
+    if seek.flagged != is_flagged(person.user_id):
+        raise LobbyError("seek_gone")  # quietly: a flagged account meets flagged ones only
+    if seek.seats != 2:
+        raise LobbyError("table_seek")  # tables fill through their quick pools
+    view = _rating_of(person, seek.game, seek.settings)
+    with transaction.atomic():
+        group = Pairing.objects.create(pool=f"seek:{seek.id}", created_at=now)
+        claimed = Seeker.objects.filter(id=seek.id, status=Seeker.Status.WAITING).update(
+            status=Seeker.Status.PAIRED, pairing=group, paired_at=now
+        )
+        if claimed != 1:
+            transaction.set_rollback(True)
+            raise LobbyError("seek_gone")
+        Seeker.objects.create(
+            kind=Seeker.Kind.SEEK,
+            pool=f"taker:{seek.id}",
+            game=seek.game,
+            settings=seek.settings,
+            seats=seek.seats,
+            rated=seek.rated,
+            user_id=person.user_id,
+            person=person.key,
+            handle=person.handle,
+            rating=view.rating if view else 1500.0,
+            provisional=view.provisional if view else True,
+            status=Seeker.Status.PAIRED,
+            joined_at=now,
+            paired_at=now,
+            pairing=group,
+        )
+    return group
+
+
+# --- waves -------------------------------------------------------------------------------
+
+
+def _member(seeker: Seeker) -> pairing.Member:
+    low, high = seeker.rating_low, seeker.rating_high
+    return pairing.Member(
+        id=seeker.id,
+        person=seeker.person,
+        rating=seeker.rating,
+        misses=seeker.misses,
+        rating_range=(low, high) if low is not None and high is not None else None,
+        last_opponents=frozenset(seeker.last_opponents),
+        flagged=seeker.flagged,
+    )
+
+
+def run_wave(pool_key: str, now: datetime | None = None, force: bool = False) -> list[int]:
+    """Run the pool's wave if it is due (or `force`), in one transaction; return the new
+    pairings' ids (start them with `start_pairing` after this returns).
+
+    Exactly once: the pool's row is locked FOR UPDATE SKIP LOCKED, so while one process
+    runs a pool's wave another skips that pool rather than waiting to run it again; and each
+    group's seekers move from waiting to paired by an UPDATE that only matches rows still
+    waiting, checked to have moved them all, so a seeker who left (or anything unforeseen)
+    undoes the whole wave instead of pairing someone twice. SQLite, which has no row locks,
+    runs one writing transaction at a time, and the checked UPDATE holds the same way."""
+    now = now or timezone.now()
+    pool = pools.get(pool_key)
+    if pool is None:
+        return []
+    wave_policy = policy()
+    with transaction.atomic():
+        state = PoolState.objects.select_for_update(skip_locked=True).filter(pool=pool_key).first()
+        if state is None:
+            return []  # another process is running this pool's wave (or nobody ever waited)
+        waiting = list(
+            Seeker.objects.select_for_update(skip_locked=True)
+            .filter(pool=pool_key, kind=Seeker.Kind.POOL, status=Seeker.Status.WAITING)
+            .order_by("id")
+        )
+        last = state.last_wave_at.timestamp() if state.last_wave_at else None
+        if not force and not timing.wave_due(wave_policy, now.timestamp(), last, len(waiting)):
+            return []
+        groups = pairing.wave([_member(s) for s in waiting], pool.seats)
+        by_id = {s.id: s for s in waiting}
+        created: list[int] = []
+        waits: list[float] = []
+        seated: set[int] = set()
+        for group in groups:
+            ids = [m.id for m in group]
+            made = Pairing.objects.create(pool=pool_key, created_at=now)
+            moved = Seeker.objects.filter(id__in=ids, status=Seeker.Status.WAITING).update(
+                status=Seeker.Status.PAIRED, pairing=made, paired_at=now
+            )
+            if moved != len(ids):
+                raise RuntimeError("a seeker of this wave was not waiting any more")
+            created.append(made.id)
+            seated.update(ids)
+            waits += [(now - by_id[i].joined_at).total_seconds() for i in ids]
+        missed = [s.id for s in waiting if s.id not in seated]
+        if missed:
+            Seeker.objects.filter(id__in=missed, status=Seeker.Status.WAITING).update(
+                misses=F("misses") + 1
+            )
+        state.last_wave_at = now
+        state.recent_waits = [*state.recent_waits, *waits][-RECENT_WAITS:]
+        state.save(update_fields=["last_wave_at", "recent_waits"])
+    return created
+
+
+def due_pools() -> list[str]:
+    """Pools with two or more waiting (the ticker asks each whether its wave is due)."""
+    from django.db.models import Count
+
+    rows = (
+        Seeker.objects.filter(kind=Seeker.Kind.POOL, status=Seeker.Status.WAITING)
+        .values("pool")
+        .annotate(n=Count("id"))
+        .filter(n__gte=2)
+    )
+    return sorted(row["pool"] for row in rows)
+
+
+# --- starting a pairing's match ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Started:
+    match_id: Any
+    tokens: dict[str, str]  # person -> seat token (shown once to that person, never stored)
+
+
+def start_pairing(pairing_id: int) -> Started | None:
+    """Create the pairing's match, once: the pairing's row is locked and its match id set
+    in the same transaction as the match is created, so a second caller (another process,
+    the sweep) finds it started and does nothing. Returns the tokens only to the caller
+    that created the match; None when there was nothing to do."""
+    from matches.errors import MatchError
+    from matches.services import SeatSpec, create_match_for
+
+    with transaction.atomic():
+        group = Pairing.objects.select_for_update().filter(id=pairing_id).first()
+        if group is None or group.match_id is not None or group.failed:
+            return None
+        members = list(group.seekers.order_by("id"))
+        if not members:
+            return None
+        first = members[0]
+        seats = [SeatSpec(user_id=m.user_id) for m in members]
+        try:
+            match, tokens = create_match_for(
+                first.game, first.settings, "friend", seats, rated=first.rated
+            )
+        except MatchError:
+            # The match layer refused (a user deleted meanwhile, say): the seekers wait again.
+            group.failed = True
+            group.save(update_fields=["failed"])
+            Seeker.objects.filter(pairing=group, kind=Seeker.Kind.POOL).update(
+                status=Seeker.Status.WAITING, pairing=None, paired_at=None
+            )
+            return None
+        group.match_id = match.id
+        group.save(update_fields=["match_id"])
+    return Started(match.id, {members[i].person: token for i, token in tokens.items()})
+
+
+def unstarted_pairings(older_than: timedelta = timedelta(seconds=5)) -> list[int]:
+    """Pairings whose match was never created (the process that paired them died between
+    its commit and the match): the sweep starts them."""
+    cutoff = timezone.now() - older_than
+    return list(
+        Pairing.objects.filter(match_id=None, failed=False, created_at__lt=cutoff).values_list(
+            "id", flat=True
+        )
+    )

@@ -1,0 +1,127 @@
+"""The lobby's store on the test database: joining, leaving, seeks, waves, cooldowns."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from types import SimpleNamespace
+from uuid import uuid4
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from lobby import pools, receivers, store
+from lobby.models import Abandonment, Seeker
+from lobby.store import LobbyError, Person
+
+pytestmark = pytest.mark.django_db
+
+RATED = "karuta-competitive-standard-rated"
+CASUAL = "karuta-competitive-standard-casual"
+
+
+def user(name):
+    return get_user_model().objects.create(username=name)
+
+
+def person(u):
+    return Person(f"u{u.pk}", u.pk, u.username)
+
+
+def test_a_guest_cannot_join_a_rated_pool_but_can_play_casual():
+    guest = Person("gabc")
+    with pytest.raises(LobbyError) as refused:
+        store.join_pool(RATED, guest)
+    assert refused.value.code == "sign_in_to_rate"
+    assert store.join_pool(CASUAL, guest).status == "waiting"
+
+
+def test_joining_twice_keeps_one_place_and_leaving_takes_it_out():
+    guest = Person("gabc")
+    first = store.join_pool(CASUAL, guest)
+    assert store.join_pool(CASUAL, guest).id == first.id
+    assert store.leave("gabc") == 1
+    assert Seeker.objects.get(id=first.id).status == "left"
+
+
+def test_a_wave_pairs_two_and_a_left_seeker_is_not_paired():
+    a, b, c = (store.join_pool(CASUAL, Person(f"g{x}")) for x in "abc")
+    store.leave("gc")
+    made = store.run_wave(CASUAL, force=True)
+    assert len(made) == 1
+    paired = set(Seeker.objects.filter(pairing_id=made[0]).values_list("id", flat=True))
+    assert paired == {a.id, b.id}
+    assert Seeker.objects.get(id=c.id).status == "left"
+
+
+def test_a_wave_waits_for_its_interval(settings):
+    settings.LOBBY_WAVE_SECONDS = 12
+    now = timezone.now()
+    store.join_pool(CASUAL, Person("ga"), now=now)
+    store.join_pool(CASUAL, Person("gb"), now=now)
+    store.join_pool(CASUAL, Person("gc"), now=now)
+    store.join_pool(CASUAL, Person("gd"), now=now)
+    assert len(store.run_wave(CASUAL, now=now)) == 2  # the pool's first wave
+    store.join_pool(CASUAL, Person("ge"), now=now)
+    store.join_pool(CASUAL, Person("gf"), now=now)
+    assert store.run_wave(CASUAL, now=now + timedelta(seconds=5)) == []
+    assert len(store.run_wave(CASUAL, now=now + timedelta(seconds=12))) == 1
+
+
+def test_the_same_two_do_not_meet_twice_in_a_row():
+    a, b = Person("ga"), Person("gb")
+    store.join_pool(CASUAL, a)
+    store.join_pool(CASUAL, b)
+    assert len(store.run_wave(CASUAL, force=True)) == 1
+    store.join_pool(CASUAL, a)
+    store.join_pool(CASUAL, b)
+    assert store.run_wave(CASUAL, force=True) == []
+    store.join_pool(CASUAL, Person("gc"))
+    assert len(store.run_wave(CASUAL, force=True)) == 1
+
+
+def test_an_open_seek_refused_by_the_games_form_carries_its_error():
+    with pytest.raises(pools.SettingsRefused) as refused:
+        store.open_seek("karuta", {"mode": "competitive", "pace": "warp"}, False, Person("ga"))
+    assert "pace" in refused.value.errors
+
+
+def test_a_seek_is_taken_once():
+    seek = store.open_seek("karuta", {"mode": "competitive"}, False, Person("ga"))
+    group = store.take_seek(seek.id, Person("gb"))
+    assert Seeker.objects.filter(pairing=group).count() == 2
+    with pytest.raises(LobbyError) as second:
+        store.take_seek(seek.id, Person("gc"))
+    assert second.value.code == "seek_gone"
+    with pytest.raises(LobbyError):
+        store.take_seek(store.open_seek("bozu", {}, False, Person("gd")).id, Person("gd"))
+
+
+def test_abandonments_are_counted_once_and_a_cooldown_keeps_a_person_from_rated_pools():
+    u = user("ichiro")
+    now = timezone.now()
+
+    def finished(minutes_ago, rated=True):
+        seat = SimpleNamespace(user_id=u.pk, is_cpu=False, forfeited=True)
+        return SimpleNamespace(
+            rated=rated,
+            match_id=uuid4(),
+            finished_at=now - timedelta(minutes=minutes_ago),
+            seats=(seat, SimpleNamespace(user_id=None, is_cpu=False, forfeited=False)),
+        )
+
+    assert receivers.record_outcome(finished(60, rated=False)) == 0
+    first = finished(30)
+    assert receivers.record_outcome(first) == 1
+    assert receivers.record_outcome(first) == 0  # a re-delivered signal
+    assert store.join_pool(RATED, person(u), now=now).status == "waiting"
+    store.leave(f"u{u.pk}")
+    receivers.record_outcome(finished(2))
+    assert Abandonment.objects.filter(user=u).count() == 2
+    with pytest.raises(LobbyError) as refused:
+        store.join_pool(RATED, person(u), now=now)
+    assert refused.value.code == "cooldown"
+    assert refused.value.details["until"] == now - timedelta(minutes=2) + timedelta(minutes=10)
+    assert store.join_pool(CASUAL, person(u), now=now).status == "waiting"  # casual is open
+    later = now + timedelta(minutes=9)
+    assert store.join_pool(RATED, person(u), now=later).status == "waiting"

@@ -1,0 +1,52 @@
+"""One process running every quick pool's wave in a loop, for the exactly-once test (and the
+bench): started twice at once, on the same database. Prints how many pairings it made.
+
+    python -m tests.lobby.wave_runner <start-at-epoch-seconds> <order: up|down> [--start]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import django
+
+
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
+    django.setup()
+    from lobby import store
+    from lobby.models import Seeker
+
+    start_at, order = float(sys.argv[1]), sys.argv[2]
+    start_matches = "--start" in sys.argv
+    time.sleep(max(0.0, start_at - time.time()))  # both processes begin together
+    began = time.monotonic()
+    made: list[int] = []
+    idle_rounds = 0
+    while idle_rounds < 3:
+        keys = sorted(
+            set(Seeker.objects.filter(status="waiting").values_list("pool", flat=True)),
+            reverse=order == "down",
+        )
+        found = [pid for key in keys for pid in store.run_wave(key, force=True)]
+        made += found
+        idle_rounds = 0 if found else idle_rounds + 1
+    paired_in = time.monotonic() - began
+    started = 0
+    if start_matches:
+        from lobby.models import Pairing
+
+        ids = list(Pairing.objects.values_list("id", flat=True).order_by("id"))
+        for pid in ids if order == "up" else reversed(ids):
+            started += store.start_pairing(pid) is not None
+    print(
+        f"pairings={len(made)} started={started} waves_s={paired_in:.2f} "
+        f"starts_s={time.monotonic() - began - paired_in:.2f}",
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    main()
