@@ -1,14 +1,7 @@
-"""The lobby's one door to ratings: `ratings.services` once it is on main, else the stub
-of the same interface (lobby/ratings_stub.py)."""
+"""The lobby's one door to ratings (ratings.services, the agreed interface)."""
 
 from __future__ import annotations
 
-try:
-    from ratings import services as ratings
-except ImportError:  # the ratings app has not landed its services yet
-    from lobby import ratings_stub as ratings
+from ratings.services import RatingView, current, current_many, rating_key
 
-RatingView = ratings.RatingView
-rating_key = ratings.rating_key
-current = ratings.current
-current_many = ratings.current_many
+__all__ = ["RatingView", "current", "current_many", "rating_key"]
