@@ -10,12 +10,13 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from games.karuta import engine
-from games.karuta.options import CASUAL_MEMORISE_SECONDS
+from games.karuta.options import CASUAL_MEMORISE_SECONDS, TEAM_SIZES
 
 MODE_CHOICES = [
     ("competitive", _("Competitive (one against one)")),
     ("chirashi", _("Chirashi (2–4 players)")),
     ("solo", _("Solo practice")),
+    ("genpei", _("Genpei-sen (two teams, 2–8 players)")),
 ]
 LEVEL_CHOICES = [
     ("nyumon", _("Novice")),
@@ -71,6 +72,13 @@ PENALTY_CHOICES = [
     ("return_card", _("Return one taken card to the field")),
 ]
 PLAYER_CHOICES = [("2", "2"), ("3", "3"), ("4", "4")]
+TEAM_SIZE_CHOICES = [(str(n), str(n)) for n in TEAM_SIZES]
+OTETSUKI_RULE_CHOICES = [
+    ("sides", _("A touch on the side where the card read is not (as in competitive karuta)")),
+    ("any", _("A touch on any wrong card")),
+]
+# Genpei: the seats after yours (seat 0) whose CPU level the menu may set apart.
+SEAT_LEVEL_FIELDS = tuple(f"seat_level_{i}" for i in range(1, 2 * max(TEAM_SIZES)))
 
 
 def _choice_error(what: Any) -> dict[str, Any]:
@@ -83,7 +91,34 @@ class KarutaSettingsForm(forms.Form):
         choices=MODE_CHOICES,
         initial="competitive",
         widget=forms.RadioSelect,
-        error_messages=_choice_error(_("Choose competitive, chirashi or solo practice.")),
+        error_messages=_choice_error(
+            _("Choose competitive, chirashi, solo practice or genpei-sen.")
+        ),
+    )
+    team_size = forms.TypedChoiceField(
+        label=_("Players in your team (Genji), you included"),
+        choices=TEAM_SIZE_CHOICES,
+        coerce=int,
+        required=False,
+        empty_value=None,
+        initial="2",
+        error_messages={"invalid_choice": _("A team has 1 to 4 players.")},
+    )
+    enemy_size = forms.TypedChoiceField(
+        label=_("Players in the other team (Heike)"),
+        choices=TEAM_SIZE_CHOICES,
+        coerce=int,
+        required=False,
+        empty_value=None,
+        initial="2",
+        error_messages={"invalid_choice": _("A team has 1 to 4 players.")},
+    )
+    otetsuki_rule = forms.ChoiceField(
+        label=_("Otetsuki in genpei-sen"),
+        choices=OTETSUKI_RULE_CHOICES,
+        initial="sides",
+        required=False,
+        error_messages={"invalid_choice": _("Choose one of the two otetsuki rules.")},
     )
     players = forms.TypedChoiceField(
         label=_("Players in chirashi (you included)"),
@@ -147,8 +182,20 @@ class KarutaSettingsForm(forms.Form):
         error_messages={"invalid_choice": _("Choose sitting out or returning a card.")},
     )
 
+    # Genpei: one CPU level per other seat (blank: the CPU strength above), added in __init__.
+
     # "Practise my slowest 20": the solo result screen posts the poems to practise.
     poems = forms.CharField(required=False, widget=forms.HiddenInput, max_length=400)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for index, name in enumerate(SEAT_LEVEL_FIELDS, start=1):
+            self.fields[name] = forms.ChoiceField(
+                label=_("CPU strength of seat %(n)d") % {"n": index + 1},
+                choices=[("", _("As above")), *LEVEL_CHOICES],
+                required=False,
+                error_messages={"invalid_choice": _("Choose one of the five CPU levels.")},
+            )
 
     def clean_poems(self) -> list[int] | None:
         raw = (self.cleaned_data.get("poems") or "").strip()
@@ -184,9 +231,38 @@ class KarutaSettingsForm(forms.Form):
         return cleaned
 
     @staticmethod
+    def _common(cleaned: Mapping[str, Any]) -> dict[str, Any]:
+        """The settings every karuta mode shares."""
+        return {
+            "cpu_level": cleaned["cpu_level"],
+            "poem_set": cleaned.get("poem_set"),
+            "show_kimariji": bool(cleaned.get("show_kimariji")),
+            "pace": pace_setting(cleaned["pace"]),
+            "speech": bool(cleaned.get("speech")),
+            "memorise_seconds": cleaned["memorise_seconds"],
+        }
+
+    @staticmethod
     def to_settings(cleaned: Mapping[str, Any]) -> dict[str, Any]:
         """JSON-able engine settings from the form's cleaned data."""
         mode = cleaned["mode"]
+        if mode == "genpei":
+            teams = [cleaned.get("team_size") or 2, cleaned.get("enemy_size") or 2]
+            return {
+                **KarutaSettingsForm._common(cleaned),
+                "mode": mode,
+                "players": sum(teams),
+                "teams": teams,
+                "otetsuki_rule": cleaned.get("otetsuki_rule") or "sides",
+                # Seat 0 is the person who opens the game; the others' levels as chosen.
+                "seat_levels": [
+                    None,
+                    *(
+                        cleaned.get(name) or cleaned["cpu_level"]
+                        for name in SEAT_LEVEL_FIELDS[: sum(teams) - 1]
+                    ),
+                ],
+            }
         players = {"competitive": 2, "solo": 1}.get(mode) or cleaned.get("players") or 2
         return {
             "mode": mode,

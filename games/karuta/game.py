@@ -20,8 +20,8 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 import gamekit
-from gamekit import CpuLevel, Mode, SeatSpec
-from games.karuta import cpu, engine, figures, judge, release, text
+from gamekit import CpuLevel, Mode, SeatGroup, SeatSpec
+from games.karuta import cpu, engine, figures, judge, options, release, text
 from games.karuta.forms import LEVEL_CHOICES, KarutaSettingsForm
 
 # Who each level stands for, then how fast it takes: the figures `manage.py karuta_ladder
@@ -69,9 +69,12 @@ describe_level = lazy(_describe, str)
 class Karuta(gamekit.TimedGame):
     slug = "karuta"
     name = _("Hyakunin Isshu karuta")
-    summary = _("Hear the upper verse, find the lower verse first: competitive, chirashi, solo.")
+    summary = _(
+        "Hear the upper verse, find the lower verse first: competitive, chirashi, genpei-sen "
+        "in teams, solo."
+    )
     min_players = 1
-    max_players = 4
+    max_players = 8  # genpei: two teams of four
     modes = (Mode.CPU, Mode.SOLO, Mode.FRIEND)
     cpu_levels = tuple(
         CpuLevel(key, dict(LEVEL_CHOICES)[key], describe_level(key)) for key in cpu.LEVEL_ORDER
@@ -100,6 +103,9 @@ class Karuta(gamekit.TimedGame):
         "memorise": ("none", "lt2m", "2-5m", "5-10m", "15m"),
         "otetsuki_penalty": ("sit_out", "return_card"),
         "poem_list": ("on", "off"),
+        # Genpei: the team sizes (yours first) and which touches are otetsuki.
+        "teams": tuple(f"{a}v{b}" for a in options.TEAM_SIZES for b in options.TEAM_SIZES),
+        "otetsuki_rule": options.OTETSUKI_RULES,
     }
 
     # --- settings -------------------------------------------------------------
@@ -125,11 +131,27 @@ class Karuta(gamekit.TimedGame):
                 "pace": pace,
                 "memorise": memorise,
                 "poem_list": bool(s["poems"]),
+                "teams": "v".join(map(str, s["teams"])) if s["teams"] else None,
+                "otetsuki_rule": s["otetsuki_rule"] if s["mode"] == "genpei" else None,
             }
         )
 
     def player_count(self, settings: Mapping[str, Any]) -> int:
         return engine.normalize_settings(settings)["players"]
+
+    def seat_levels(self, settings: Mapping[str, Any]) -> list[str | None] | None:
+        return engine.normalize_settings(settings)["seat_levels"]
+
+    def seat_groups(self, settings: Mapping[str, Any]) -> tuple[SeatGroup, ...]:
+        """Genpei: a person joining a friend room chooses a team."""
+        s = engine.normalize_settings(settings)
+        if s["mode"] != "genpei":
+            return ()
+        first = s["teams"][0]
+        return (
+            SeatGroup(text.team_label(0), tuple(range(first))),
+            SeatGroup(text.team_label(1), tuple(range(first, s["players"]))),
+        )
 
     def clean_action(self, action: Mapping[str, Any]) -> dict[str, Any]:
         cleaned = super().clean_action(action)

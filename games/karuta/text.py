@@ -22,6 +22,11 @@ def seat_label(seat: int) -> str:
     return label[:1].upper() + label[1:]
 
 
+def team_label(team: int) -> str:
+    """Genpei's two teams, named after the clans the game is named after."""
+    return _("Genji") if team == 0 else _("Heike")
+
+
 def card_label(poem: int) -> str:
     """A torifuda as players name it: its first phrase, in corner brackets."""
     first = catalogue.poem(poem).torifuda.split()[0]
@@ -94,6 +99,49 @@ def _competitive_result(event: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _genpei_result(event: Mapping[str, Any]) -> list[str]:
+    """A genpei reading: the taker and their team, each seat's otetsuki, the team's send."""
+    card = card_label(event["poem"])
+    lines: list[str] = []
+    if event["dead"]:
+        lines.append(_("A dead card was read: %(card)s is on nobody's side.") % {"card": card})
+    elif event["taker"] is not None:
+        lines.append(_taken(event))
+        if event["simultaneous"]:
+            lines.append(_("Touched at the same moment: it goes to the side it lay on."))
+    elif event["untouched"]:
+        lines.append(
+            _("Nobody took %(card)s: it leaves the %(team)s side.")
+            % {"card": card, "team": team_label(event["side"])}
+        )
+    if event["tomo_otetsu"]:
+        lines.append(_("Both teams committed otetsuki (tomo-otetsu): no penalty."))
+    else:
+        for seat, n in enumerate(event["otetsuki"]):
+            if n > 1:
+                lines.append(_("%(who)s: double otetsuki.") % {"who": seat_label(seat)})
+            elif n:
+                lines.append(_("%(who)s: otetsuki.") % {"who": seat_label(seat)})
+    if event["cancelled"]:
+        lines.append(_("The send and the penalty cancel out."))
+    send = event.get("send")
+    if send:
+        lines.append(
+            ngettext(
+                "The %(team)s send the %(to)s %(n)d card, chosen by %(who)s.",
+                "The %(team)s send the %(to)s %(n)d cards, chosen by %(who)s.",
+                send["count"],
+            )
+            % {
+                "team": team_label(send["from"]),
+                "to": team_label(send["to"]),
+                "n": send["count"],
+                "who": seat_label(send["by"]),
+            }
+        )
+    return lines
+
+
 def _chirashi_result(event: Mapping[str, Any]) -> list[str]:
     card = card_label(event["poem"])
     lines = (
@@ -135,6 +183,15 @@ def _solo_result(event: Mapping[str, Any]) -> list[str]:
 
 def _over(event: Mapping[str, Any]) -> list[str]:
     scores, winner = event.get("scores") or [], event.get("winner")
+    if event.get("winner_team") is not None:
+        return [
+            ngettext(
+                "The %(team)s win: their side is empty, %(n)d card left on the other.",
+                "The %(team)s win: their side is empty, %(n)d cards left on the other.",
+                event["margin"],
+            )
+            % {"team": team_label(event["winner_team"]), "n": event["margin"]}
+        ]
     if event.get("score_kind") == "cards_left":
         return [_("%(who)s wins: their side is empty.") % {"who": seat_label(winner)}]
     if len(scores) == 1:
@@ -166,6 +223,15 @@ def describe_event(event: Mapping[str, Any], mode: str | None = None) -> list[st
         return [_("%(who)s rearranged their cards.") % {"who": seat_label(event["seat"])}]
     if kind == "reading":
         return [_("Reading %(n)d begins.") % {"n": event["number"]}]
+    if kind == "send" and "by" in event:
+        return [
+            _("%(who)s sent %(card)s to the %(to)s.")
+            % {
+                "who": seat_label(event["by"]),
+                "card": card_label(event["card"]),
+                "to": team_label(event["receiver"]),
+            }
+        ]
     if kind == "send":
         return [
             _("%(who)s sent %(card)s to %(to)s.")
@@ -176,6 +242,8 @@ def describe_event(event: Mapping[str, Any], mode: str | None = None) -> list[st
             }
         ]
     if kind == "result":
+        if "taker_team" in event:
+            return _genpei_result(event)
         if "dead" in event:
             return _competitive_result(event)
         if "wrong" in event:

@@ -14,6 +14,7 @@ from gamekit.base import (
     Mode,
     NotYourTurnError,
     Outcome,
+    SeatGroup,
     SeatSpec,
     Termination,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "NotYourTurnError",
     "Outcome",
     "Private",
+    "SeatGroup",
     "SeatSpec",
     "Termination",
     "TimedGame",

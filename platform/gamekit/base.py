@@ -65,6 +65,14 @@ class SeatSpec:
     cpu_level: str | None = None
 
 
+@dataclass(frozen=True)
+class SeatGroup:
+    """Seats that play together (a team), as a friend room offers them to a joiner."""
+
+    label: str  # usually a lazy translation
+    seats: tuple[int, ...]
+
+
 class Termination(StrEnum):
     """Why a match ended."""
 
@@ -226,6 +234,16 @@ class Game:
     def player_count(self, settings: Mapping[str, Any]) -> int:
         """How many seats a match with these settings has."""
         return int(settings.get("players", self.min_players))
+
+    def seat_levels(self, settings: Mapping[str, Any]) -> Sequence[str | None] | None:
+        """A CPU level per seat chosen in the settings (None, or None at a seat: the match's
+        level), for games whose menu sets each CPU seat apart."""
+        return None
+
+    def seat_groups(self, settings: Mapping[str, Any]) -> Sequence[SeatGroup]:
+        """Groups of seats a person joining a friend room chooses among (teams), in order;
+        empty: a joiner takes the next free seat."""
+        return ()
 
     def seed_for(self, settings: Mapping[str, Any]) -> int | None:
         """The seed these settings fix (a game number), or None for a fresh random deal."""

@@ -1,6 +1,16 @@
 """Seat colours in turn order. Red always sits first and moves first."""
 
-SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple")
+# Eight: karuta's genpei seats two teams of four.
+SEAT_COLOURS: tuple[str, ...] = (
+    "red",
+    "blue",
+    "green",
+    "yellow",
+    "purple",
+    "orange",
+    "teal",
+    "pink",
+)
 
 
 def colour_label(colour: str) -> str:
@@ -20,4 +30,10 @@ def colour_label(colour: str) -> str:
         return gettext("yellow")
     if colour == "purple":
         return gettext("purple")
+    if colour == "orange":
+        return gettext("orange")
+    if colour == "teal":
+        return gettext("teal")
+    if colour == "pink":
+        return gettext("pink")
     raise KeyError(colour)

@@ -83,6 +83,9 @@ NotStarted = _code("NotStarted", "not_started", _("The match has not started yet
 Finished = _code("Finished", "finished", _("The match is over."), with_view=True)
 # Rooms
 RoomFull = _code("RoomFull", "room_full", _("Every seat is taken: you can watch."))
+GroupFull = _code(
+    "GroupFull", "group_full", _("Every seat of that side is taken: choose another, or watch.")
+)
 BadInvite = _code("BadInvite", "bad_invite", _("This invitation is no longer valid."))
 NotOwner = _code("NotOwner", "not_owner", _("Only the player who made the room can do that."))
 NotWaiting = _code("NotWaiting", "not_waiting", _("The match has already started."))

@@ -71,6 +71,16 @@ def _checked(game_slug: str, game_settings: Any, mode: str) -> tuple[Game, int]:
     return game, count
 
 
+def _seat_levels(game: Game, game_settings: Mapping[str, Any], count: int) -> list[str | None]:
+    """The CPU level chosen for each seat in the settings (`Game.seat_levels`), else None."""
+    levels = [level.key for level in game.cpu_levels]
+    chosen = list(game.seat_levels(game_settings) or ())
+    chosen += [None] * (count - len(chosen))
+    if levels and any(c is not None and c not in levels for c in chosen):
+        raise MatchError("not_allowed", "cpu level")
+    return chosen
+
+
 def _checked_level(game: Game, level: str | None) -> str:
     levels = [level.key for level in game.cpu_levels]
     level = level or default_level(game)
@@ -97,6 +107,7 @@ def create_match(
         raise MatchError("sign_in_to_rate")
     if rated and mode != Match.Mode.FRIEND:
         raise MatchError("not_allowed", "only a friend room is rated")
+    chosen = _seat_levels(game, game_settings, count)
     token = new_token()
     digest = hash_token(token)
     now = timezone.now()
@@ -109,7 +120,7 @@ def create_match(
             kind=Seat.Kind.HUMAN
             if index == 0 or mode in (Match.Mode.HOTSEAT, Match.Mode.FRIEND)
             else Seat.Kind.CPU,
-            cpu_level=level,
+            cpu_level=chosen[index] or level,
             # Hot-seat: one token holds every seat of the device.
             token_hash=digest if index == 0 or mode == Match.Mode.HOTSEAT else "",
             is_owner=index == 0,
@@ -247,11 +258,16 @@ def start_match(
     match.save()
 
 
-def join(invite_code: str, user_id: int | None = None) -> tuple[Match, int, str]:
+def join(
+    invite_code: str, user_id: int | None = None, group: int | None = None
+) -> tuple[Match, int, str]:
     """Take the next empty seat of a friend room (`user_id`: the signed-in person taking
-    it). Two joins at once never share a seat."""
+    it; `group`: of that seat group — a team — when the game offers groups,
+    `Game.seat_groups`). Two joins at once never share a seat."""
     if not isinstance(invite_code, str) or not invite_code:
         raise MatchError("bad_invite")
+    if group is not None and (not isinstance(group, int) or isinstance(group, bool)):
+        raise MatchError("bad_message")
     with transaction.atomic():
         found = Match.objects.filter(invite_code=invite_code).values_list("pk", flat=True).first()
         if found is None:
@@ -266,6 +282,14 @@ def join(invite_code: str, user_id: int | None = None) -> tuple[Match, int, str]
         if not empty:
             raise MatchError("room_full")
         seat = empty[0]
+        if group is not None:
+            groups = get_game(match).seat_groups(match.settings)
+            if not 0 <= group < len(groups):
+                raise MatchError("bad_message")
+            free = [s for s in empty if s.index in groups[group].seats]
+            if not free:
+                raise MatchError("group_full")
+            seat = free[0]
         token = new_token()
         seat.token_hash = hash_token(token)
         seat.disconnected_since = timezone.now()

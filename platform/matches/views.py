@@ -133,16 +133,47 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
     match = services.by_invite(code)
     if match is None:
         return _refused(request, "bad_invite", 404)
+    game = gamekit.registry.get(match.game)
     if request.method == "GET":
-        game = gamekit.registry.get(match.game)
-        return render(request, "matches/invite.html", {"match": match, "game": game})
+        return render(
+            request, "matches/invite.html", {"match": match, "game": game, **_groups(game, match)}
+        )
+    group = request.POST.get("group")
+    if group not in (None, "") and not group.isdigit():
+        return _refused(request, "bad_message", 400)
     try:
-        match, seat, token = services.join(code, signed_in(request))
+        chosen = None if group in (None, "") else int(group)
+        match, seat, token = services.join(code, signed_in(request), group=chosen)
     except MatchError as exc:
         if exc.code == "room_full" and not wants_json(request):
             return redirect(match_path(match.id))  # watch instead
-        return _refused(request, exc.code, 409 if exc.code == "room_full" else 404)
+        status = (
+            409
+            if exc.code in ("room_full", "group_full")
+            else 400
+            if exc.code == "bad_message"
+            else 404
+        )
+        return _refused(request, exc.code, status)
     return _answer(request, match, token, seat)
+
+
+def _groups(game: gamekit.Game, match: Match) -> dict[str, Any]:
+    """The invitation's choice of side (a team), when the game offers one: each group's
+    label, its seats' colours and handles, and how many are free."""
+    seats = {s.index: s for s in match.seats.all()}
+    groups = []
+    for number, group in enumerate(game.seat_groups(match.settings)):
+        members = [seats[i] for i in group.seats if i in seats]
+        groups.append(
+            {
+                "number": number,
+                "label": group.label,
+                "seats": members,
+                "free": sum(1 for s in members if not s.is_taken),
+            }
+        )
+    return {"groups": groups}
 
 
 @require_POST

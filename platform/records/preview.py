@@ -24,6 +24,9 @@ COLOURS = {
     "green": "#2e7d32",
     "yellow": "#b38600",
     "purple": "#6a3d9a",
+    "orange": "#b45309",
+    "teal": "#00796b",
+    "pink": "#ad1457",
 }
 
 

@@ -64,7 +64,7 @@ def test_each_missing_piece_is_named():
         cpu_levels = ()
 
     class TooMany(Complete):
-        max_players = 6
+        max_players = len(gamekit.SEAT_COLOURS) + 1
 
     class OddMode(Complete):
         modes = (Mode.CPU, "tournament")

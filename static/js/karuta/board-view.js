@@ -6,6 +6,7 @@ import { AwayMarks } from "../away.js";
 import { fmt } from "../text.js";
 import { secs } from "./clock.js";
 import { longestRow, scatterColumns, scatterOrder, scatterPlace, sideRows, torifudaColumns } from "./layout.js";
+import { halfRow, isSided, seatsOfSide, sideCount } from "./sides.js";
 import { moveFocus } from "./zoom.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -83,24 +84,33 @@ export class BoardView {
     if (!view) return;
     const focused = document.activeElement?.dataset?.card;
     const focusIndex = focused ? this.visibleCards().indexOf(document.activeElement) : -1;
-    const competitive = view.mode === "competitive";
+    // Genpei (源平戦) lies out on the competitive board: a side is a team's, shared by its seats.
+    const competitive = isSided(view.mode);
+    const genpei = view.mode === "genpei";
     for (const sel of ["[data-side-opponent]", "[data-side-own]", "[data-centre-line]", "[data-caption-opponent]", "[data-caption-own]"]) $(sel).hidden = !competitive;
     $("[data-scatter]").hidden = competitive;
     $("[data-piles]").hidden = competitive;
     $("[data-board]").classList.toggle("is-competitive", competitive);
+    $("[data-board]").classList.toggle("is-genpei", genpei);
     if (competitive) {
-      const me = g.you() ?? 0;
-      $("[data-board]").style.setProperty("--per-row", longestRow(view.sides)); // a phone fits this row
-      for (const [sel, seat, opponent] of [["opponent", 1 - me, true], ["own", me, false]]) {
-        const side = $(`[data-side-${sel}]`);
-        this.renderRows(side, view.sides[seat], opponent);
-        const text = fmt(S.sideOf, { who: g.label(seat), n: g.count(seat) });
-        side.setAttribute("aria-label", text);
-        side.setAttribute("role", "group");
+      const me = g.mySide();
+      const perRow = longestRow(view.sides);
+      $("[data-board]").style.setProperty("--per-row", perRow); // a phone fits this row
+      $("[data-board]").style.setProperty("--half-row", halfRow(perRow)); // genpei: your rows wrap
+      for (const [sel, side, opponent] of [["opponent", 1 - me, true], ["own", me, false]]) {
+        const box = $(`[data-side-${sel}]`);
+        this.renderRows(box, view.sides[side], opponent);
+        const seats = seatsOfSide(view, side);
+        const text = genpei
+          ? fmt(S.teamSide, { team: S.teams[side], who: seats.map((s) => g.label(s)).join(", "), n: sideCount(view.sides[side]) })
+          : fmt(S.sideOf, { who: g.label(side), n: g.count(side) });
+        box.setAttribute("aria-label", text);
+        box.setAttribute("role", "group");
         const caption = $(`[data-caption-${sel}]`);
-        caption.dataset.seat = seat;
+        caption.dataset.seat = seats[0];
+        caption.dataset.side = side;
         caption.textContent = text;
-        caption.append(...this.away.marks(g.match, seat));
+        for (const seat of seats) caption.append(...this.away.marks(g.match, seat));
       }
     } else {
       const scatter = $("[data-scatter]");
@@ -113,7 +123,7 @@ export class BoardView {
       }));
       this.renderPiles();
     }
-    document.body.classList.toggle("sending", view.phase === "send" && view.send?.from === g.you());
+    document.body.classList.toggle("sending", g.sending());
     document.body.classList.toggle("can-arrange", g.canArrange());
     if (focused) {
       // A card taken from under the focus: keep the focus on the board, on its neighbour.

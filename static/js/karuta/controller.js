@@ -15,6 +15,7 @@ import * as telemetry from "../telemetry.js";
 import { cap, fmt } from "../text.js";
 import { holdMs, readingBase, startReading, syncInterval, timeOn } from "./clock.js";
 import { dropped, faultsSoFar, moved } from "./layout.js";
+import { isSided, sendChooser, sideCount, sideOfSeat } from "./sides.js";
 
 export class KarutaController {
   constructor({ config, cards, strings, now = null }) {
@@ -75,10 +76,14 @@ export class KarutaController {
     return r ? r.touches.filter(([s]) => s === this.you()) : [];
   }
 
-  ownRows() { return this.view.sides[this.you()]; }
+  /** The side this page plays for (genpei: its team's), the first for a spectator. */
+  mySide() { return sideOfSeat(this.view, this.you()); }
+  ownRows() { return this.view.sides[this.mySide()]; }
+  /** Whether this seat chooses the cards sent now (genpei: the taker, for its team). */
+  sending() { return this.view?.phase === "send" && sendChooser(this.view.send) === this.you() && this.you() !== null; }
 
   count(seat) {
-    if (this.view.mode === "competitive") return this.view.sides[seat].reduce((n, row) => n + row.length, 0);
+    if (isSided(this.view.mode)) return sideCount(this.view.sides[sideOfSeat(this.view, seat)]);
     return this.view.taken[seat].length;
   }
 
@@ -94,7 +99,8 @@ export class KarutaController {
     const r = this.view.reading;
     if (seat !== this.you() || !r || r.poem === undefined || r.poem === null) return base;
     const mine = this.myTouches().map(([, card]) => card);
-    return base + faultsSoFar(this.view.mode, mine, r.poem, (p) => this.sideOf(p));
+    const anyWrong = this.view.settings.otetsuki_rule === "any" && this.view.mode === "genpei";
+    return base + faultsSoFar(this.view.mode, mine, r.poem, (p) => this.sideOf(p), anyWrong);
   }
 
   // --- actions -------------------------------------------------------------------------
@@ -106,12 +112,12 @@ export class KarutaController {
     const { view, S } = this;
     if (!view || this.match?.status !== "playing") return;
     if (view.phase === "send") {
-      if (!this.sendPending && view.send.from === this.you() && this.ownRows().some((row) => row.includes(poem))) {
+      if (!this.sendPending && this.sending() && this.ownRows().some((row) => row.includes(poem))) {
         this.sendPending = true; // one send per frame: the next frame says how many are left
         this.act({ type: "send", card: poem });
         this.ui.panel.announce(fmt(S.youSend, { card: this.cardLabel(poem) }));
-      } else if (view.send.from === this.you()) {
-        this.ui.panel.announce(fmt(S.chooseSend, { n: view.send.remaining }));
+      } else if (this.sending()) {
+        this.ui.panel.announce(fmt(view.mode === "genpei" ? S.chooseSendTeam : S.chooseSend, { n: view.send.remaining }));
       }
       return;
     }
@@ -152,7 +158,7 @@ export class KarutaController {
   // before you have touched.
   canArrange() {
     const { view } = this;
-    if (!view || view.mode !== "competitive" || this.you() === null) return false;
+    if (!view || !isSided(view.mode) || this.you() === null) return false;
     if (view.phase === "memorise") return view.to_act.includes(this.you());
     return this.active() && this.tNow() < -150 && this.myTouches().length === 0;
   }
@@ -161,7 +167,7 @@ export class KarutaController {
     if (!this.canArrange()) { this.ui.panel.announce(this.S.noArrange); return false; }
     const action = { type: "arrange", rows };
     if (this.view.phase === "reading") action.t = Math.min(-1, this.tNow());
-    this.view.sides[this.you()] = rows;
+    this.view.sides[this.mySide()] = rows;
     this.act(action);
     this.ui.board.render();
     return true;
@@ -329,7 +335,8 @@ export class KarutaController {
     const result = stopped === null ? this.view.result : null;
     const mine = result?.places[this.you()];
     const outcome = stopped !== null ? (stopped === this.you() ? "resign" : "win")
-      : this.view.mode === "solo" ? "complete" : result.winner === null && mine === 1 ? "draw" : mine === 1 ? "win" : "loss";
+      : this.view.mode === "solo" ? "complete"
+        : result.winner === null && result.winner_team == null && mine === 1 ? "draw" : mine === 1 ? "win" : "loss";
     this.report.end(this.match, outcome, this.you() !== null, this.view.read.length);
   }
 

@@ -67,14 +67,16 @@ export function dropped(rows, poem, targetRow, beforePoem) {
  *                a dead card (on no side): one per side touched
  *   chirashi:    one for any wrong card
  *   solo:        one per wrong card
+ *   genpei:      as competitive (sides are the teams'); with `anyWrong` (the menu's
+ *                "any wrong card") at least one for any wrong card
  */
-export function faultsSoFar(mode, touches, poem, sideOf) {
+export function faultsSoFar(mode, touches, poem, sideOf, anyWrong = false) {
   const wrong = touches.filter((card) => card !== poem);
   if (!wrong.length) return 0;
   if (mode === "solo") return wrong.length;
   if (mode === "chirashi") return 1;
   const owner = sideOf(poem);
   const sides = new Set(wrong.map(sideOf));
-  if (owner === null) return sides.size;
-  return [...sides].some((s) => s !== owner) ? 1 : 0;
+  const bySide = owner === null ? sides.size : [...sides].some((s) => s !== owner) ? 1 : 0;
+  return anyWrong ? Math.max(1, bySide) : bySide;
 }

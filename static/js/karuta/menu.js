@@ -9,13 +9,16 @@ const APPLIES = {
   players: ["chirashi"],
   otetsuki_penalty: ["chirashi"],
   lower_verse_twice: ["chirashi", "solo"],
-  cpu_level: ["competitive", "chirashi"],
+  cpu_level: ["competitive", "chirashi", "genpei"],
+  team_size: ["genpei"],
+  enemy_size: ["genpei"],
+  otetsuki_rule: ["genpei"],
 };
 
 // Which start buttons each way of playing offers (play_mode -> modes).
 const BUTTONS = {
-  cpu: ["competitive", "chirashi"],
-  friend: ["competitive", "chirashi"],
+  cpu: ["competitive", "chirashi", "genpei"],
+  friend: ["competitive", "chirashi", "genpei"],
   solo: ["solo"],
 };
 
@@ -30,11 +33,20 @@ function update(event) {
   const memorise = form.elements.memorise_seconds;
   if (event?.target === memorise) memoriseChosen = true;
   if (event?.target?.name === "mode" && memorise && !memoriseChosen) {
-    memorise.value = mode === "competitive" ? CASUAL_MEMORISE : "0";
+    memorise.value = mode === "competitive" || mode === "genpei" ? CASUAL_MEMORISE : "0";
   }
   for (const [name, modes] of Object.entries(APPLIES)) {
     const box = form.querySelector(`[data-field='${name}']`);
     if (box) box.hidden = !modes.includes(mode);
+  }
+  // Genpei: a level for each other seat there is (yours is seat 1); the first
+  // `team_size` seats are your team's.
+  const mine = Number(form.elements.team_size?.value || 2);
+  const seats = mine + Number(form.elements.enemy_size?.value || 2);
+  for (const box of form.querySelectorAll("[data-field^='seat_level_']")) {
+    const seat = Number(box.dataset.field.slice("seat_level_".length));
+    box.hidden = mode !== "genpei" || seat >= seats;
+    box.dataset.team = seat < mine ? "genji" : "heike";
   }
   for (const button of form.querySelectorAll("[data-play-mode]")) {
     button.hidden = !(BUTTONS[button.dataset.playMode] ?? []).includes(mode);

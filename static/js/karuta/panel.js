@@ -4,6 +4,7 @@
 import { fmt } from "../text.js";
 import { minutes, readingAt, secs } from "./clock.js";
 import { torifudaColumns } from "./layout.js";
+import { isSided, sendChooser } from "./sides.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -95,10 +96,13 @@ export class Panel {
     if (!view) return "";
     if (view.phase === "over") return "";
     if (view.phase === "memorise") {
-      return g.readySent || !view.to_act.includes(g.you()) ? S.waitReady : (view.mode === "competitive" ? S.memoriseArrange : S.memorise);
+      if (g.readySent || !view.to_act.includes(g.you())) return S.waitReady;
+      return view.mode === "genpei" ? S.memoriseTeam : isSided(view.mode) ? S.memoriseArrange : S.memorise;
     }
     if (view.phase === "send") {
-      return view.send.from === g.you() ? fmt(S.chooseSend, { n: view.send.remaining }) : fmt(S.cpuSends, { who: g.name(view.send.from) });
+      const genpei = view.mode === "genpei";
+      if (g.sending()) return fmt(genpei ? S.chooseSendTeam : S.chooseSend, { n: view.send.remaining });
+      return fmt(genpei ? S.teamSends : S.cpuSends, { who: g.name(sendChooser(view.send)) });
     }
     const r = view.reading;
     if (!r || !g.cur) return "";
@@ -129,7 +133,7 @@ export class Panel {
   renderCounts(flashSeat = null) {
     const g = this.g;
     const { view, S } = g;
-    $("[data-count-head]").textContent = view.mode === "competitive" ? S.cardsLeftHead : S.cardsTakenHead;
+    $("[data-count-head]").textContent = isSided(view.mode) ? S.cardsLeftHead : S.cardsTakenHead;
     $("[data-seat-counts]").replaceChildren(...view.seats.map((_, seat) => {
       const tr = document.createElement("tr");
       tr.dataset.seat = seat;

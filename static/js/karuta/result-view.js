@@ -28,6 +28,7 @@ export class ResultView {
     const competitive = result.score_kind === "cards_left";
     let summary;
     if (view.mode === "solo") summary = fmt(S.soloDone, { n: result.scores[0], total: view.records.length });
+    else if (result.winner_team !== undefined && result.winner_team !== null) summary = fmt(S.teamWins, { team: S.teams[result.winner_team] });
     else if (result.winner === null) summary = S.tie;
     else summary = fmt(competitive ? S.winsEmpty : S.winsMost, { who: g.label(result.winner), n: result.scores[result.winner] });
     $("[data-result-summary]").textContent = summary;
@@ -51,7 +52,7 @@ export class ResultView {
       })), { title: competitive ? S.cardsLeftHead : S.cardsTakenHead, caption: competitive ? S.cardsLeftChart : "" });
     }
     if (view.mode === "solo") this.renderSolo();
-    const won = view.mode !== "solo" && g.you() !== null && result.winner === g.you();
+    const won = view.mode !== "solo" && g.you() !== null && (result.winner === g.you() || (result.winner === null && result.places[g.you()] === 1 && result.winner_team != null));
     return this.open(box, won);
   }
 

@@ -45,8 +45,11 @@ function karuta(view, ctx) {
   const parts = [];
   if (view.reading) parts.push(el("p", { class: "board-reading" }, `${fmt(ctx.S.reading, { n: view.reading.number })}: `, el("span", { lang: "ja", text: card(view.reading.poem) })));
   if (view.sides) {
-    view.sides.forEach((rows, i) => parts.push(el("section", { class: `board-seat seat-${ctx.colour(i)}`, "data-seat": i },
-      el("h4", { text: fmt(ctx.S.side, { who: ctx.label(i) }) }),
+    // Genpei: a side is a team's (view.teams: each seat's team), named by its seats.
+    const who = (i) => (view.teams ? sideLabel(view.teams, i, ctx.label) : ctx.label(i));
+    const colour = (i) => ctx.colour(view.teams ? view.teams.indexOf(i) : i);
+    view.sides.forEach((rows, i) => parts.push(el("section", { class: `board-seat seat-${colour(i)}`, "data-seat": i },
+      el("h4", { text: fmt(ctx.S.side, { who: who(i) }) }),
       list(rows.flat().map(card), { lang: "ja" }))));
   } else if (view.field) {
     parts.push(el("p", { text: `${ctx.S.field}: ${view.field.length}` }));
@@ -54,6 +57,11 @@ function karuta(view, ctx) {
       el("h4", { text: `${fmt(ctx.S.taken, { who: ctx.label(i) })}: ${cards.length}` }))));
   }
   return parts;
+}
+
+/** Genpei: a team's side named by its seats ("Red · Blue"). */
+export function sideLabel(teams, side, label) {
+  return teams.flatMap((team, seat) => (team === side ? [label(seat)] : [])).join(" · ");
 }
 
 const GAMES = { bakudan, bozu, karuta };

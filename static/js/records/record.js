@@ -3,7 +3,7 @@
 
 import { fmt } from "../text.js";
 import { bakudanMarks, draws, handSeries, practiceRecords, readings, slowest, takeSeries } from "./analysis.js";
-import { drawStep, el } from "./board.js";
+import { drawStep, el, sideLabel } from "./board.js";
 import { lineChartSvg } from "./chart.js";
 import { wireShare } from "./share.js";
 import { Stepper, stepFromHash } from "./stepper.js";
@@ -65,6 +65,9 @@ function extras(doc, ctx) {
       label: ctx.label(i), colour: ctx.colour(i), values: values.map((v) => (v === null ? null : v / 1000)) }));
     $("[data-chart=takes]").innerHTML = lineChartSvg(series, { title: S.takesChart, unit: " s" });
     const card = ctx.extra.cardLabel;
+    // Genpei sends go between teams: each named by its seats.
+    const teams = doc.steps.find((s) => s.view?.teams)?.view.teams;
+    const side = (i) => (teams ? sideLabel(teams, i, (seat) => ctx.label(seat)) : ctx.label(i));
     $("[data-readings] tbody").replaceChildren(...list.map((r) => el("tr", { "data-reading": r.number },
       el("td", { text: String(r.number) }),
       el("td", { lang: "ja", text: card(r.poem) }),
@@ -72,7 +75,7 @@ function extras(doc, ctx) {
       el("td", { text: r.reaches.map((x) => `${ctx.label(x.seat)} ${x.after === null ? "—" : seconds(x.after)}`).join(" · ") || "—" }),
       el("td", { text: [...(r.otetsuki || []).flatMap((n, i) => (n ? [`${ctx.label(i)} ${n}`] : [])),
         ...(r.wrong ? [String(r.wrong)] : []), ...r.refused.map((i) => `${ctx.label(i)} ✕`)].join(" · ") || "—" }),
-      el("td", { text: r.send ? `${ctx.label(r.send.from)} → ${ctx.label(r.send.to)} ${r.send.count}` : "—" }))));
+      el("td", { text: r.send ? `${side(r.send.from)} → ${side(r.send.to)} ${r.send.count}` : "—" }))));
     const mine = config.you.length ? config.you[0] : seats.findIndex((s) => s.kind === "human");
     const slow = mine >= 0 ? slowest(list, mine, 20) : [];
     if (slow.length) {

@@ -31,7 +31,7 @@ def seats(*cpu_levels):
 
 
 def test_metadata_and_levels(game):
-    assert game.realtime and game.min_players == 1 and game.max_players == 4
+    assert game.realtime and game.min_players == 1 and game.max_players == 8  # genpei 4 v 4
     assert [lv.key for lv in game.cpu_levels] == ["nyumon", "yowai", "futsu", "tsuyoi", "meijin"]
     with translation.override("ja"):
         assert [str(lv.label) for lv in game.cpu_levels] == [
@@ -131,7 +131,7 @@ def test_the_form_builds_engine_settings(game):
 @pytest.mark.parametrize(
     ("field", "value", "english"),
     [
-        ("mode", "blitz", "Choose competitive, chirashi or solo practice."),
+        ("mode", "blitz", "Choose competitive, chirashi, solo practice or genpei-sen."),
         ("players", "5", "Chirashi is played by 2 to 4 players."),
         ("cpu_level", "god", "Choose one of the five CPU levels."),
         ("poem_set", "9", "Choose all 100 poems or one set of 20."),

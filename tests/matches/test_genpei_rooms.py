@@ -1,0 +1,73 @@
+"""Genpei rooms (games/karuta, docs/matches.md "Seat groups"): a CPU level per seat from the
+menu, and a friend room where each person joining chooses a team."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from matches import services
+from matches.errors import MatchError
+from matches.models import Match, Seat
+
+pytestmark = pytest.mark.django_db
+
+GENPEI = {"mode": "genpei", "teams": [2, 2], "memorise_seconds": 0}
+
+
+def test_against_the_cpu_each_cpu_seat_gets_the_level_chosen_for_it():
+    settings = {**GENPEI, "seat_levels": [None, "meijin", "nyumon", "tsuyoi"]}
+    match, _token = services.create_match("karuta", settings, "cpu", "futsu")
+    seats = list(Seat.objects.filter(match=match).order_by("index"))
+    assert [s.kind for s in seats] == ["human", "cpu", "cpu", "cpu"]
+    assert [s.cpu_level for s in seats] == ["futsu", "meijin", "nyumon", "tsuyoi"]
+    assert [s.colour for s in seats] == ["red", "blue", "green", "yellow"]
+    match.refresh_from_db()
+    assert match.status == "playing" and match.state["teams"] == [0, 0, 1, 1]
+
+
+def test_eight_seats_have_eight_colours():
+    match, _token = services.create_match("karuta", {**GENPEI, "teams": [4, 4]}, "cpu")
+    colours = list(
+        Seat.objects.filter(match=match).order_by("index").values_list("colour", flat=True)
+    )
+    assert len(set(colours)) == 8
+
+
+def test_a_person_joining_a_friend_room_chooses_a_team():
+    match, _token = services.create_match("karuta", GENPEI, "friend")
+    code = match.invite_code
+    assert services.join(code, group=1)[1] == 2  # the first free seat of the Heike
+    assert services.join(code, group=0)[1] == 1
+    with pytest.raises(MatchError, match="group_full"):
+        services.join(code, group=0)
+    with pytest.raises(MatchError, match="bad_message"):
+        services.join(code, group=2)
+    assert services.join(code, group=1)[1] == 3
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING
+
+
+def test_the_invitation_shows_both_teams_and_joins_the_one_pressed():
+    owner = Client()
+    created = owner.post(
+        "/play/new/karuta/",
+        {
+            "mode": "genpei",
+            "team_size": "2",
+            "enemy_size": "2",
+            "cpu_level": "futsu",
+            "pace": "standard",
+            "memorise_seconds": "0",
+            "play_mode": "friend",
+        },
+        HTTP_ACCEPT="application/json",
+    ).json()
+    guest = Client()
+    page = guest.get(created["invite"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-group="0"' in page and 'data-group="1"' in page
+    assert "Genji" in page and "Heike" in page
+    joined = guest.post(created["invite"], {"group": "1"}, HTTP_ACCEPT="application/json").json()
+    assert joined["seat"] == 2
+    bad = Client().post(created["invite"], {"group": "x"}, HTTP_ACCEPT="application/json")
+    assert bad.status_code == 400
