@@ -145,7 +145,7 @@ class GameError(ValueError):
 
     A game's own subclass sets `code` and a readable text: its `message` (a lazy
     translation) or an entry in its game's `error_messages`; the system checks require one
-    (matches.checks).
+    (gamekit.checks).
     """
 
     code: ClassVar[str] = "game_error"
@@ -196,9 +196,8 @@ class Game:
     modes: ClassVar[tuple[Mode, ...]] = (Mode.CPU,)
     cpu_levels: ClassVar[tuple[CpuLevel, ...]] = ()
     settings_form: ClassVar[type | None] = None  # a django.forms.Form subclass
-    # True only for a `gamekit.TimedGame` (karuta): several seats act at once and actions
-    # carry times. A plain `Game` has no timing hooks at all (gamekit/timed.py).
-    realtime: ClassVar[bool] = False
+    # A timed game (karuta) subclasses `gamekit.TimedGame` instead: several seats act at once
+    # and actions carry times; `gamekit.timed(game)` is the one test of it (gamekit/timed.py).
     # Hidden hands on a shared device: between two players' turns a hot-seat device gets a
     # blind frame ("pass the device to Yellow") until the next player asks to see their view.
     private_hands: ClassVar[bool] = False

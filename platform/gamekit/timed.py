@@ -16,7 +16,7 @@ the platform passes them in, the game keeps no clock.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from gamekit.base import Action, Game, State
 
@@ -30,8 +30,6 @@ STAMP = "stamp"
 class TimedGame(Game):
     """A `Game` whose play runs against the clock. Override the hooks the game needs; the
     defaults are those of a game that releases everything at once and sets no deadline."""
-
-    realtime: ClassVar[bool] = True
 
     def released_view(self, view: dict[str, Any], elapsed_ms: int, lead_ms: int) -> dict[str, Any]:
         """`view` as a client may have it `elapsed_ms` after the state began: only what is due

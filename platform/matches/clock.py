@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
+import gamekit
 from gamekit import Game
 from matches import timed
 from matches.conf import conf
@@ -78,7 +79,7 @@ def takeover_at(
     gone = absent_since(match, seat, now)
     if gone is None:
         return None
-    if game.realtime:
+    if gamekit.timed(game) is not None:
         return gone + timedelta(milliseconds=disconnect_grace_ms())
     since = since or turn_since(match, seat.index)
     if since is None:

@@ -24,6 +24,7 @@ from django.utils import translation
 
 from gamekit import GameError
 from matches import handshake, protocol, services, snapshots
+from matches.cookies import SEAT_COOKIE
 from matches.dbcall import db_call
 from matches.driver import driver
 from matches.errors import MatchError, message_for
@@ -39,7 +40,6 @@ log = logging.getLogger(__name__)
 # A websocket message's private key: when it reached this process (MatchConsumer.__call__).
 RECEIVED = "_received_ms"
 
-SEAT_COOKIE = "seat_token"
 
 # The process's acts, written a group per transaction (matches/groupcommit.py).
 ACTS = GroupCommit(services.submit_action)

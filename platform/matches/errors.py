@@ -11,6 +11,8 @@ from typing import Any, ClassVar
 
 from django.utils.translation import gettext_lazy as _
 
+from gamekit.messages import GAME_MESSAGES
+
 
 class MatchError(Exception):
     """A refused request. Nothing changed."""
@@ -110,16 +112,6 @@ Unavailable = _code(
 ServerError = _code(
     "ServerError", "server_error", _("Something went wrong on the server; the match is safe.")
 )
-
-# The readable texts of gamekit's own GameError codes (a pure engine carries no translation;
-# a game's own codes bring theirs: `GameError.message` or `Game.error_messages`).
-GAME_MESSAGES = {
-    "game_error": _("The game refused that action."),
-    "invalid_action": _("That action is not understood by this game."),
-    "illegal_action": _("The rules do not allow that now."),
-    "not_your_turn": _("It is not your turn."),
-    "game_over": _("The game is over."),
-}
 
 # Every code a client may receive, with its text (the system checks and tests read it).
 MESSAGES = {**{code: cls.text for code, cls in MatchError.registry.items()}, **GAME_MESSAGES}

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.utils import timezone, translation
 
+import gamekit
 from gamekit import events as game_events
 from matches import snapshots, timed
 from matches.clock import absent_since, takeover_at
@@ -182,11 +183,12 @@ def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None
             snap.views[view_seat] = game.view(snap.state, view_seat)
         view = snap.views[view_seat]
     # Built per viewer seat as ever; what viewers share is built (and encoded) once.
-    shareable = not game.realtime and handoff is None
+    is_timed = gamekit.timed(game) is not None
+    shareable = not is_timed and handoff is None
     frame: dict[str, Any] = StateFrame() if shareable else {}
     room, seat_texts = _room(snap, viewer.held, to_act, now, str(game.on_leave))
     frame.update(type="state", seq=match.seq, view=view, view_seat=view_seat, match=room)
-    if game.realtime:  # a timed game: the view as released now, `at` and `part`
+    if is_timed:  # a timed game: the view as released now, `at` and `part`
         timed.timed_frame(frame, game, match, now, viewer.owd)
     if handoff is not None:
         frame["handoff"] = {"seat": handoff}

@@ -1,5 +1,6 @@
 """What a socket's handshake says about its client: headers, cookies, and the language to
-answer in (the language cookie, then Accept-Language, then the site's default)."""
+answer in, negotiated by Django as for a page (the language cookie, then Accept-Language
+with its q-values, then the site's default)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from http.cookies import SimpleCookie
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpRequest
+from django.utils import translation
 
 
 def headers(scope: dict[str, Any]) -> dict[str, str]:
@@ -27,14 +30,11 @@ def cookie(scope: dict[str, Any], name: str) -> str | None:
 
 
 def language(scope: dict[str, Any]) -> str:
-    languages = dict(settings.LANGUAGES)
+    request = HttpRequest()  # what Django's negotiation reads of a request: nothing else
     chosen = cookie(scope, settings.LANGUAGE_COOKIE_NAME)
-    if chosen in languages:
-        return chosen
-    accept = headers(scope).get("accept-language", "")
-    for part in accept.split(","):
-        code = part.split(";")[0].strip().lower()
-        for candidate in (code, code.split("-")[0], "zh-hans" if code.startswith("zh") else ""):
-            if candidate in languages:
-                return candidate
-    return settings.LANGUAGE_CODE
+    if chosen is not None:
+        request.COOKIES[settings.LANGUAGE_COOKIE_NAME] = chosen
+    accept = headers(scope).get("accept-language")
+    if accept:
+        request.META["HTTP_ACCEPT_LANGUAGE"] = accept
+    return translation.get_language_from_request(request, check_path=False)

@@ -17,10 +17,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 import gamekit
 from matches import services
-from matches.consumers import SEAT_COOKIE
+from matches.cookies import SEAT_COOKIE
 from matches.errors import MatchError
 from matches.forms import ModeForm
 from matches.models import Match
+from matches.protocol import PROTOCOL_VERSION
 
 COOKIE_AGE = 30 * 24 * 3600
 
@@ -202,7 +203,7 @@ def play(request: HttpRequest, match_id: Any) -> HttpResponse:
         "mode": match.mode,  # known before the socket opens (friend-room telemetry)
         "ws": f"{url}ws/",
         "seats": held,
-        "protocol": 1,
+        "protocol": PROTOCOL_VERSION,  # the page's hello says it (match-client.js)
         "rematch": reverse("matches:rematch", args=[match.id]),
         # The settings as telemetry buckets: the page reports them, never raw values.
         "telemetry_settings": game.telemetry_settings_buckets(match.settings),

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST, require_safe
 import gamekit
 from gamekit import colour_label
 from matches import services
-from matches.consumers import SEAT_COOKIE
+from matches.cookies import SEAT_COOKIE
 from records import preview, retention, store
 from records.models import Record
 from records.strings import page_strings

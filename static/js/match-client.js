@@ -1,4 +1,5 @@
-// Browser client for the match WebSocket, protocol v1 (docs/protocol.md).
+// Browser client for the match WebSocket (docs/protocol.md); it speaks the version the
+// page's config names (`protocol`).
 //
 //   import { MatchClient } from "/static/js/match-client.js";
 //   const config = JSON.parse(document.getElementById("match-config").textContent);
@@ -25,7 +26,6 @@
 
 import { ClockSync } from "./clock-sync.js"; // static/js/ (the same /static/js/ URL)
 
-const PROTOCOL = 1;
 const PING_MS = 15000;
 const PONG_TIMEOUT_MS = 10000;
 const MAX_BACKOFF_MS = 15000;
@@ -97,7 +97,8 @@ export class MatchClient {
       this.attempt = 0;
       // ack_in_state: an act's ack comes on its own state frame (one frame, not two).
       const hello = {
-        type: "hello", v: PROTOCOL, lang: document.documentElement.lang, ack_in_state: true,
+        // The protocol version is the server's (the page's config): one number, one place.
+        type: "hello", v: this.config.protocol, lang: document.documentElement.lang, ack_in_state: true,
       };
       if (this.seq !== null) hello.since = this.seq;
       this.sendRaw(hello);

@@ -325,6 +325,12 @@ async def test_error_messages_follow_the_connection_language():
     text = (await ja.recv())["message"]
     assert text != "Unknown message type." and text
     await ja.close()
+    # Accept-Language is weighed as a page's is (q-values): English is wanted most here.
+    weighed = Client(match.id, token, headers=[(b"accept-language", b"ja;q=0.2, en;q=0.9")])
+    await weighed.connect()
+    await weighed.send({"type": "teleport"})
+    assert (await weighed.recv())["message"] == "Unknown message type."
+    await weighed.close()
 
 
 async def test_resync_sends_what_was_missed():

@@ -155,3 +155,37 @@ def test_the_play_page_speaks_ja_en_and_zh_hans():
     for language, text in expected.items():
         client.cookies["django_language"] = language
         assert text in client.get(f"/play/{match.id}/").content.decode(), language
+
+
+def test_http_views_import_no_socket_code():
+    """The HTTP views (and everything they import from the platform) never pull in the
+    socket, its driver or group commit: read from the source, transitively."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "platform"
+
+    def imports(module: str) -> set[str]:
+        path = root.joinpath(*module.split("."))
+        path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+        if not path.exists():
+            return set()  # not the platform's own (Django, the standard library)
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.add(node.module)
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+        return found
+
+    seen: set[str] = set()
+    todo = ["matches.views", "records.views"]
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo.extend(imports(module) - seen)
+    socket_side = {"matches.consumers", "matches.driver", "matches.groupcommit",
+                   "matches.outgoing", "matches.outage", "channels.generic.websocket"}  # fmt: skip
+    assert "matches.services" in seen and not socket_side & seen

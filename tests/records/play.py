@@ -68,7 +68,7 @@ def play_match(match_id: Any, held: list[int], clock: Clock, seed: int) -> dict[
         game = gamekit.registry.get(match.game)
         people = [s for s in game.to_act(state) if s in held]
         due = match.due_at
-        if game.realtime:
+        if gamekit.timed(game) is not None:
             if _karuta_person(match, state, people, held, clock, rng, plans, due):
                 continue
         elif people:

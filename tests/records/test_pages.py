@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from matches import services
-from matches.consumers import SEAT_COOKIE
+from matches.cookies import SEAT_COOKIE
 from matches.models import Match
 from records.models import Record
 from tests.records.play import Clock, play_match

@@ -31,7 +31,8 @@ def seats(*cpu_levels):
 
 
 def test_metadata_and_levels(game):
-    assert game.realtime and game.min_players == 1 and game.max_players == 8  # genpei 4 v 4
+    assert gamekit.timed(game) is game
+    assert game.min_players == 1 and game.max_players == 8  # genpei 4 v 4
     assert [lv.key for lv in game.cpu_levels] == ["nyumon", "yowai", "futsu", "tsuyoi", "meijin"]
     with translation.override("ja"):
         assert [str(lv.label) for lv in game.cpu_levels] == [

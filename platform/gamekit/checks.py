@@ -1,15 +1,18 @@
 """System checks for game plugins (`manage.py check`): a game the platform cannot serve
-fails at start-up with a message naming what is missing, not in the middle of a match."""
+fails at start-up with a message naming what is missing, not in the middle of a match.
+The platform registers them (matches/apps.py), saying which error codes it puts into words
+besides gamekit's own (a game may reuse one, e.g. karuta's "stale")."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from django.core import checks
 
 import gamekit
 from gamekit import Game, GameError, LeavePolicy, Mode
-from matches.errors import MESSAGES
+from gamekit.messages import GAME_MESSAGES
 
 # Hooks every engine must define: the platform calls each of them in every match.
 REQUIRED_HOOKS = ("new_state", "to_act", "legal_actions", "apply", "view", "result")
@@ -31,7 +34,7 @@ def _error_classes(game: Game) -> list[type[GameError]]:
     return found
 
 
-def check_game(game: Game) -> list[checks.CheckMessage]:
+def check_game(game: Game, known_codes: Collection[str] = ()) -> list[checks.CheckMessage]:
     errors: list[checks.CheckMessage] = []
 
     def fail(number: int, msg: str, hint: str | None = None) -> None:
@@ -62,7 +65,9 @@ def check_game(game: Game) -> list[checks.CheckMessage]:
     if game.on_leave == LeavePolicy.OUT and not _defines(game, "remove_seat"):
         fail(7, "on_leave is OUT but the game does not define remove_seat(state, seat).")
     for cls in _error_classes(game):
-        known_code = cls.code in MESSAGES or cls.code in game.error_messages
+        known_code = (
+            cls.code in GAME_MESSAGES or cls.code in known_codes or cls.code in game.error_messages
+        )
         if not known_code and not getattr(cls, "message", None):
             fail(
                 8,
@@ -72,5 +77,7 @@ def check_game(game: Game) -> list[checks.CheckMessage]:
     return errors
 
 
-def check_games(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    return [error for game in gamekit.registry.all() for error in check_game(game)]
+def check_games(
+    app_configs: Any = None, *, known_codes: Collection[str] = (), **kwargs: Any
+) -> list[checks.CheckMessage]:
+    return [error for game in gamekit.registry.all() for error in check_game(game, known_codes)]
