@@ -8,6 +8,7 @@ database. Prints figures; asserts nothing (tests assert behaviour).
   DATABASE_URL=postgres://postgres@127.0.0.1:5432/hyakunin_ratings_bench \\
       python bench/bench_ratings.py --only pages      # the pages on PostgreSQL
   python bench/bench_ratings.py --only sim --write    # also store the figures the site shows
+  python bench/bench_ratings.py --only karuta --seed 40 --pairing random   # one population
 
 Who plays:
 * karuta competitive: 200 players, 40 at each of the five CPU levels (games.karuta.cpu).
@@ -452,7 +453,7 @@ def _uuid(i: int):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", choices=("sim", "pages"))
+    parser.add_argument("--only", choices=("sim", "karuta", "pages"))
     parser.add_argument("--seed", type=int, default=38)
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--games", type=int, default=30, help="karuta games each before Spearman")
@@ -482,6 +483,8 @@ def main() -> None:
             print()
             if stored is None or pairing == "random":
                 stored = k  # the CPU levels' ratings: at random every level meets every other
+        if args.only == "karuta":
+            return
         b = bozu(args.players, args.bozu_games, args.seed)
         bakudan_settled = bakudan(60, args.bakudan_games, args.seed)
         if args.write:
