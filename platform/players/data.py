@@ -10,11 +10,13 @@ from django.utils import timezone
 
 from players import trainer
 from players.models import DeviceSession, Passkey, RecoveryCode, SignInCode
+from ratings import services as ratings_services
 
 # Sent inside the deletion's transaction, before the user row goes, with `user_id`: apps
-# that keep rows naming a player (ratings) delete theirs. players imports none of them.
+# built on players (the lobby, events) that keep rows naming a player delete theirs.
 account_deleting = Signal()
 # Asked for the export, with `user_id`: each receiver returns (section name, JSON data).
+# Ratings are asked directly (players imports ratings, never the other way).
 export_requested = Signal()
 
 
@@ -48,6 +50,7 @@ def export(user) -> dict:
         ],
         "trainer": trainer.export(user),
     }  # fmt: skip
+    data["ratings"] = ratings_services.export(user.pk)
     for _receiver, section in export_requested.send(sender=None, user_id=user.pk):
         if section:
             name, value = section
@@ -58,8 +61,10 @@ def export(user) -> dict:
 @transaction.atomic
 def delete_account(user) -> None:
     """The user and every row naming them, now: sessions, passkeys, codes, trainer
-    progress, the profile (cascades), what other apps keep (account_deleting). Match
+    progress, the profile (cascades), the ratings (ratings.services.forget), what other
+    apps keep (account_deleting). Match
     seats keep their colour (Seat.user is SET_NULL in the match layer)."""
+    ratings_services.forget(user.pk)
     account_deleting.send(sender=None, user_id=user.pk)
     keys = list(DeviceSession.objects.filter(user=user).values_list("session_key", flat=True))
     Session.objects.filter(session_key__in=keys).delete()

@@ -6,8 +6,9 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
-from players import handles, trainer
+from players import handles, played, trainer
 from players.models import Profile
+from ratings import services as ratings_services
 
 
 @require_GET
@@ -23,6 +24,10 @@ def profile(request, handle: str):
     context = {
         "player": user,
         "profile": found,
+        "ratings": ratings_services.profile_section(user),
+        "played": played.played_by_game(user),
+        "recent": played.recent_games(user),
+        "take_times": played.karuta_take_times(user),
         "trainer": trainer.summary(user) if found.keep_trainer else None,
     }
     return render(request, "players/profile.html", context)

@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$here/locale" "$tmp/players"
 ln -s "$here/locale" "$tmp/locale"
-for f in apps.py views.py names.py ratelimit.py templates; do
+for f in apps.py views.py names.py ratelimit.py templatetags templates; do
   ln -s "$here/$f" "$tmp/players/$f"
 done
 cd "$tmp"
