@@ -210,6 +210,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "records.purge_expired",
         "schedule": crontab(hour=3, minute=41),
     },
+    # Expired sessions, their rows in players.DeviceSession, spent one-time codes.
+    "players-purge-expired": {
+        "task": "players.purge_expired",
+        "schedule": crontab(hour=3, minute=53),
+    },
     # Moves matches whose CPU / disconnect timer was lost (a restart, a dropped task).
     "matches-sweep-stalled": {"task": "matches.tasks.sweep_stalled_matches", "schedule": 15.0},
     # Rated matches whose update no receiver applied (a process killed after the finish).

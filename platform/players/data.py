@@ -8,7 +8,7 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from players import trainer
+from players import played, trainer
 from players.models import DeviceSession, Passkey, RecoveryCode, SignInCode
 from ratings import services as ratings_services
 
@@ -48,6 +48,7 @@ def export(user) -> dict:
             {"device": s.device, "method": s.method, "started": _iso(s.created_at)}
             for s in DeviceSession.objects.filter(user=user).order_by("created_at")
         ],
+        "games": played.export_games(user),
         "trainer": trainer.export(user),
     }  # fmt: skip
     data["ratings"] = ratings_services.export(user.pk)

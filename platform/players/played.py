@@ -174,3 +174,32 @@ def _decided(event: dict) -> float | None:
     if event.get("t") is None or event.get("after_kimariji") is None:
         return None
     return event["t"] - event["after_kimariji"]
+
+
+def export_games(user) -> list[dict]:
+    """Every finished game the player sat at, for their data export: the record's id (never
+    the match id), game, mode, when, their seat's colour and place."""
+    from records import store
+    from records.models import Record
+
+    seats = list(_finished_seats(user).select_related("match").order_by("match__finished_at"))
+    ids = list({seat.match_id for seat in seats})
+    places = places_of(ids)
+    records = dict(Record.objects.filter(match_id__in=ids).values_list("match_id", "id"))
+    games = []
+    for seat in seats:
+        match = seat.match
+        record_id = records.get(match.pk)
+        if record_id is None:
+            made = store.for_match(match.pk)
+            record_id = made.pk if made else None
+            records[match.pk] = record_id
+        place, seat_count, forfeited = places[match.pk][seat.index]
+        finished = match.finished_at or match.updated
+        games.append(
+            {"record": record_id, "game": match.game, "mode": match.mode,
+             "settings": match.settings, "rated": match.rated, "finished": finished.isoformat(),
+             "seat": seat.index, "colour": seat.colour, "place": place, "seats": seat_count,
+             "forfeited": forfeited}
+        )  # fmt: skip
+    return games

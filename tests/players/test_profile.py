@@ -4,6 +4,7 @@ and what deletion does to them: seats keep their colour, ratings go."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -90,3 +91,17 @@ def test_the_profiles_places_are_the_match_layers(two_games, django_capture_on_c
     for match_id, seats in played.places_of(ids).items():
         outcome = outcome_of(match_id)
         assert seats == {s.index: (s.place, len(outcome.seats), s.forfeited) for s in outcome.seats}
+
+
+def test_the_export_holds_every_game_and_rating(two_games):
+    aoi, _ren, karuta, bozu = two_games
+    client = Client()
+    client.force_login(aoi)
+    data = json.loads(client.post("/account/export/").content)
+    games = {g["game"]: g for g in data["games"]}
+    assert set(games) == {"karuta", "bozu"} and len(data["games"]) == 2
+    assert games["bozu"]["place"] == 1 and not games["bozu"]["forfeited"]
+    assert games["karuta"]["colour"] == "red" and games["karuta"]["record"]
+    games_text = json.dumps(data["games"])  # records by record id, not the room's match id
+    assert str(karuta.id) not in games_text and str(bozu.id) not in games_text
+    assert [r["key"] for r in data["ratings"]["ratings"]] == ["bozu"]
