@@ -69,6 +69,23 @@ FAQ = [
             "wins."
         ),
     ),
+    (
+        _("Who chooses the card to send in genpei-sen?"),
+        _(
+            "The player who took the card chooses which of the team's cards goes across. When "
+            "the other team owes yours a penalty card without having taken the card, its first "
+            "player chooses. A CPU chooses as its level does: the stronger ones send cards "
+            "whose beginnings are easy to confuse with others."
+        ),
+    ),
+    (
+        _("Can I play genpei-sen on my own?"),
+        _(
+            "Yes: against the computer, with up to three CPU teammates against up to four CPU "
+            "opponents, each at the level you choose. With friends, everyone who opens the "
+            "invitation picks a team, and CPUs can take the seats left empty."
+        ),
+    ),
 ]
 
 

@@ -19,6 +19,8 @@ LADDER_SETTINGS: dict[str, Any] = {"mode": "competitive", "memorise_seconds": 0}
 
 # on_touch(seat, t - deciding kana, t - end of the upper verse) for each touch on the read card
 TouchHook = Callable[[int, int, int], None]
+# on_events(events) after every action: what the engine said (genpei's figures read results)
+EventsHook = Callable[[list[dict[str, Any]]], None]
 
 
 def play(
@@ -27,6 +29,7 @@ def play(
     settings: Mapping[str, Any] | None = None,
     max_actions: int = 100_000,
     on_touch: TouchHook | None = None,
+    on_events: EventsHook | None = None,
 ) -> engine.State:
     """Play a whole game between CPUs of `levels` (one per seat) and return the final state."""
     chosen = {**LADDER_SETTINGS, **(settings or {})}
@@ -44,7 +47,9 @@ def play(
         r = view["reading"]
         if on_touch and action["type"] == "touch" and action["card"] == r["poem"]:
             on_touch(seat, action["t"] - r["decided"], action["t"] - r["kami"]["end"])
-        state, _ = engine.apply(state, seat, action)
+        state, events = engine.apply(state, seat, action)
+        if on_events:
+            on_events(events)
     raise RuntimeError("a self-play game did not end")
 
 

@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 import gamekit
-from games.karuta import cpu, diagrams, faq, figures
+from games.karuta import cpu, diagrams, faq, figures, genpei_figures
 from games.karuta.forms import KarutaSettingsForm
 from pages import kimariji_list
 from poems import catalogue
@@ -46,6 +46,7 @@ def index(request):
             "asaborake_after": kimariji_list.poem_view(31, read=[64]),
             "asaborake_u": kimariji_list.poem_view(64),
             "cpu_figures": cpu_figures(),
+            "genpei_figures": genpei_page_figures(),
             "faq": faq.faq_items(),
             "faq_json": kimariji_list.script_json(faq.faq_jsonld()),
         },
@@ -63,4 +64,19 @@ def cpu_figures() -> dict:
         "meijin": figures.touch_seconds("meijin"),
         "nyumon": figures.touch_seconds("nyumon", "after_verse"),
         "adjacent": f"{min(adjacent) * 100:.0f}–{max(adjacent) * 100:.0f}%",
+    }
+
+
+def genpei_page_figures() -> dict:
+    """What the genpei section says about game length and balance, from `karuta_genpei
+    --write`'s output (data/genpei.json)."""
+    table = genpei_figures.STORED.load()
+    master = table["match_ups"]["meijin2_v_futsu2"]["first_win_rate"]
+    return {
+        "games": f"{table['games']:,}",
+        "lengths": [
+            {"readings": f"{row['readings']:g}", "minutes": f"{row['minutes']:.0f}"}
+            for row in genpei_figures.lengths()
+        ],
+        "master": f"{master * 100:.0f}%",
     }
