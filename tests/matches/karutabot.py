@@ -168,8 +168,11 @@ class KarutaBot:
         if phase == "memorise":
             return {"type": "ready"} if self._once(("ready",)) else None
         if phase == "send":
-            own = [c for row in view["sides"][me] for c in row]
-            if view["send"]["from"] == me and own and self._once(("send", len(own))):
+            # Genpei: the taker ("by") sends one of its team's cards.
+            send = view["send"]
+            own = [c for row in view["sides"][send["from"]] for c in row]
+            chooser = send.get("by", send["from"])
+            if chooser == me and own and self._once(("send", send["from"], len(own))):
                 return {"type": "send", "card": own[0]}
             return None
         if phase != "reading":
@@ -180,7 +183,7 @@ class KarutaBot:
         poem = r["poem"]
         on_field = poem is not None and poem in (
             [c for rows in view["sides"] for row in rows for c in row]
-            if view["mode"] == "competitive"
+            if view["mode"] in ("competitive", "genpei")
             else [e[0] for e in view["field"]]
         )
         if on_field:

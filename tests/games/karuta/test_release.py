@@ -37,20 +37,21 @@ def play_readings(state, count, touch):
             while state["phase"] == "reading" and state["reading"]["number"] == number:
                 state, _ = engine.apply(state, engine.to_act(state)[0], {"type": "pass"})
         while state["phase"] == "send":
-            sender = state["send"]["from"]
-            card = engine.side_cards(state, sender)[0]
-            state, _ = engine.apply(state, sender, {"type": "send", "card": card})
+            chooser = engine.to_act(state)[0]  # genpei: the taker, for its team
+            card = engine.side_cards(state, state["send"]["from"])[0]
+            state, _ = engine.apply(state, chooser, {"type": "send", "card": card})
     return found
 
 
 def readings(mode: str, seed: int, count: int = 6):
     """States at the start of `count` readings of a seeded game (the seats take or pass)."""
-    players = {"competitive": 2, "chirashi": 3, "solo": 1}[mode]
+    players = {"competitive": 2, "chirashi": 3, "solo": 1, "genpei": 8}[mode]
     settings = {
         "mode": mode,
         "players": players,
         "memorise_seconds": 0,
         "pace": random.Random(seed).choice(["slow", "standard", "fast", "very_fast", 9.5]),
+        **({"teams": [4, 4]} if mode == "genpei" else {}),
     }
     state = engine.new_state(settings, [{"is_cpu": False}] * players, seed)
     rng = random.Random(seed)
@@ -80,7 +81,7 @@ def probes(times):
     return sorted({-5000, 0, *times, *(t - 1 for t in times), *(t + 1 for t in times), 10**6})
 
 
-@pytest.mark.parametrize("mode", ["competitive", "chirashi", "solo"])
+@pytest.mark.parametrize("mode", ["competitive", "chirashi", "solo", "genpei"])
 def test_nothing_before_its_time_and_everything_once_due(mode):
     checked = 0
     for seed in range(8):
@@ -121,7 +122,7 @@ def test_nothing_before_its_time_and_everything_once_due(mode):
     assert checked > 500
 
 
-@pytest.mark.parametrize("mode", ["competitive", "chirashi"])
+@pytest.mark.parametrize("mode", ["competitive", "chirashi", "genpei"])
 def test_the_release_moments_are_exactly_where_the_view_changes(mode):
     for seed in range(4):
         rng = random.Random(seed)
@@ -151,6 +152,30 @@ def test_a_released_view_does_not_depend_on_the_poem_before_its_deciding_kana():
     assert released(va, after, LEAD) != released(vb, after, LEAD)
 
 
+def test_eight_genpei_seats_and_a_spectator_are_sent_two_rival_readings_alike():
+    """Genpei, four against four: for every seat and a spectator, あさぼらけ あ… (31) and
+    あさぼらけ う… (64) are sent byte for byte alike, voice included, until the sixth kana is
+    due (each side holds one of them; a teammate's touch is no clue either: none is made)."""
+    sides = [[[31, 1], [], []], [[64, 2], [], []]]
+    a = engine.situation(sides, queue=[31, 64, 1, 2, 3], teams=(4, 4))
+    b = engine.situation(sides, queue=[64, 31, 1, 2, 3], teams=(4, 4))
+    for state in (a, b):
+        state["settings"]["pace"] = "standard"
+    compared = 0
+    for viewer in [None, *range(8)]:
+        va, vb = engine.view(a, viewer), engine.view(b, viewer)
+        t0 = va["reading"]["t0"]
+        sixth = t0 + va["reading"]["kami"]["t"][5] - LEAD
+        for elapsed in range(0, sixth, 53):
+            for source in SOURCES.values():
+                shown_a = released(va, elapsed, clips_of=source)
+                assert shown_a == released(vb, elapsed, clips_of=source)
+                assert shown_a["reading"]["poem"] is None
+                compared += 1
+        assert released(va, sixth) != released(vb, sixth)
+    assert compared > 9 * 100
+
+
 def test_the_full_view_is_not_changed_by_releasing_it():
     state = readings("chirashi", 3, count=1)[0]
     full = engine.view(state, 1)
@@ -175,7 +200,7 @@ SOURCES = {"voice": voice.reading_clips, "fake": voicefake.reading_clips}
 
 
 @pytest.mark.parametrize("source", SOURCES)
-@pytest.mark.parametrize("mode", ["competitive", "chirashi", "solo"])
+@pytest.mark.parametrize("mode", ["competitive", "chirashi", "solo", "genpei"])
 def test_no_frame_releases_a_clip_before_its_kana_is_released(mode, source):
     """Every seat and a spectator: the clips in a frame are exactly those whose release time
     has come (so none early, and each as soon as due), in play order, with what the page
@@ -191,7 +216,11 @@ def test_no_frame_releases_a_clip_before_its_kana_is_released(mode, source):
                 full = engine.view(state, viewer)
                 r = full["reading"]
                 clips = SOURCES[source](
-                    mode, r["poem"], r["prev"], s["pace"], engine.lower_reads(s)
+                    engine.reading_mode(mode),
+                    r["poem"],
+                    r["prev"],
+                    s["pace"],
+                    engine.lower_reads(s),
                 )
                 times = release.release_times(full, LEAD)
                 for clip in clips:
