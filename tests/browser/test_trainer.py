@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -131,13 +132,22 @@ KEPT = """async () => {
 }"""
 
 
+def poll(page, predicate: str, arg=None, timeout_s: float = 30) -> None:
+    """Wait until an async predicate holds. (wait_for_function takes the promise an async
+    predicate returns for a truthy answer and returns at once.)"""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(predicate, arg):
+        assert time.monotonic() < deadline, f"still false after {timeout_s} s: {predicate}"
+        page.wait_for_timeout(250)
+
+
 def test_trainer_kimariji_and_rules_pages_open_offline(asgi_server, chromium):
     context = chromium.new_context(locale="ja-JP", viewport=PHONE)
     page = context.new_page()
     pages = ["/karuta/trainer/", "/kimariji/", "/karuta/", "/en/karuta/trainer/"]
     for path in pages:
         page.goto(f"{asgi_server.url}{path}")
-        page.wait_for_function(KEPT, timeout=15000)
+        poll(page, KEPT, timeout_s=15)
     assert page.locator("#offline-note").is_hidden()
     context.set_offline(True)
     try:
@@ -266,7 +276,10 @@ QUESTION_IN_VIEW_AND_FOCUSED = """() => {
 }"""
 
 
-def test_the_kimariji_is_heard_muted_on_demand_and_kept_once_heard(asgi_server, chromium):
+ALL_CACHED = "async (urls) => (await Promise.all(urls.map((u) => caches.match(u)))).every(Boolean)"
+
+
+def test_the_kimariji_is_heard_muted_on_demand_and_offline(asgi_server, chromium):
     context = chromium.new_context(locale="ja-JP", viewport=PHONE)
     watched = WatchedPage(context.new_page())
     page = open_trainer(watched, f"{asgi_server.url}/karuta/trainer/")  # its longer intro
@@ -291,6 +304,9 @@ def test_the_kimariji_is_heard_muted_on_demand_and_kept_once_heard(asgi_server, 
     page.keyboard.press("Enter")
     assert toggle.get_attribute("aria-pressed") == "false"
     answer_right(page, data)
+    # The card is read after the frame that shows it (after-frame.js: a frame, then a
+    # task): unmuting before that would have it read.
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))")
     toggle.focus()
     page.keyboard.press("Enter")
     assert toggle.get_attribute("aria-pressed") == "true"
@@ -299,20 +315,26 @@ def test_the_kimariji_is_heard_muted_on_demand_and_kept_once_heard(asgi_server, 
     page.wait_for_function("() => window.__voiced.length >= 2")
     assert [v["n"] for v in page.evaluate("() => window.__voiced")] == [first, third]
     page.keyboard.press("Escape")
-    # Heard once, kept by the service worker: the clips play offline too.
-    urls = heard["urls"]
-    page.wait_for_function(
-        "async (urls) => { for (const u of urls) if (!(await caches.match(u))) return false; "
-        "return true; }",
-        arg=urls,
-        timeout=15000,
-    )
+    # With the voice on, the service worker keeps every clip of the table, not only those
+    # heard: offline, a drill's cards are heard too (issue 43: 8 failed requests before).
+    urls = sorted({clip[0] for chain in table.values() for clip in chain})
+    poll(page, ALL_CACHED, urls)
     context.set_offline(True)
     try:
         page.reload()
         page.wait_for_function("() => document.documentElement.dataset.trainerReady === '1'")
-        fetched = "async (urls) => Promise.all(urls.map(async (u) => (await fetch(u)).ok))"
-        assert page.evaluate(fetched, urls) == [True] * len(urls)
+        page.evaluate(VOICED)
+        page.select_option("#drill-set", "all")
+        page.locator("#start-drill").click()
+        for i in range(3):  # three cards, most never heard online
+            page.wait_for_function("(n) => window.__voiced.length === n", arg=i + 1)
+            n = shown_poem(page, data)
+            assert page.evaluate("(i) => window.__voiced[i]", i) == {
+                "n": n,
+                "urls": [clip[0] for clip in table[str(n)]],
+            }
+            answer_right(page, data)
+        page.keyboard.press("Escape")
     finally:
         context.set_offline(False)
     assert watched.errors == []

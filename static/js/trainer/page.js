@@ -17,7 +17,19 @@ const json = (id) => JSON.parse($(id).textContent);
 
 const startOfToday = (now) => new Date(now).setHours(0, 0, 0, 0);
 
-function wireVoiceToggle(app) {
+// The trainer opens offline, so its voice should too: with the voice on, the service worker
+// (pages/sw.js "keep") is asked to keep every clip of the table (146 files, 1.43 MiB; those
+// it holds already are skipped), not only those heard so far. Muted, nothing is fetched.
+async function keepClipsOffline(table) {
+  if (isMuted() || !("serviceWorker" in navigator)) return;
+  try {
+    const { active } = await navigator.serviceWorker.ready;
+    const urls = [...new Set(Object.values(table).flat().map(([url]) => url))];
+    if (urls.length) active?.postMessage({ type: "keep", urls });
+  } catch { /* no worker: the clips are fetched when heard, as online */ }
+}
+
+function wireVoiceToggle(app, table) {
   const toggle = $("voice-toggle");
   toggle.hidden = !app.voice.available;
   toggle.setAttribute("aria-pressed", String(!isMuted()));
@@ -26,6 +38,7 @@ function wireVoiceToggle(app) {
     setMuted(muted);
     toggle.setAttribute("aria-pressed", String(!muted));
     if (muted) app.voice.stop();
+    else keepClipsOffline(table);
   });
 }
 
@@ -39,6 +52,7 @@ async function main() {
   const lengths = staticLengths(data.poems);
   const byN = indexPoems(data, lengths);
   const sets = buildSets(data, lengths);
+  const voiceTable = json("trainer-voice");
   const app = {
     byN,
     msg,
@@ -46,7 +60,7 @@ async function main() {
     rand: mulberry32((Math.random() * 2 ** 32) >>> 0),
     records: new Map(),
     drill: null,
-    voice: kimarijiVoice(json("trainer-voice")),
+    voice: kimarijiVoice(voiceTable),
     voiceOn: () => !isMuted(),
     onRecord(record) { drawCell(byN.get(record.n), record, Date.now(), msg); },
     onEnd() { app.drill = null; refresh(); },
@@ -125,7 +139,7 @@ async function main() {
     app.drill?.answer({ typed: $("drill-input").value });
   });
   wireKeys(app);
-  wireVoiceToggle(app);
+  wireVoiceToggle(app, voiceTable);
   performance.mark("trainer-data"); // the bench's breakdown: poems read, sets computed, menu wired
 
   const store = resilient(await opening, (reason) => storageNote(reason));
@@ -138,6 +152,7 @@ async function main() {
   $("start-drill").disabled = false;
   performance.mark("trainer-ready"); // bench/bench_trainer.py: time to interactive
   document.documentElement.dataset.trainerReady = "1"; // tests and the speed bench wait on this
+  if (app.voice.available) keepClipsOffline(voiceTable); // after the page is ready: no hurry
   document.dispatchEvent(new CustomEvent("trainer:ready"));
 }
 
