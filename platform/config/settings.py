@@ -195,6 +195,16 @@ else:
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
     }
+# The lobby's seat hand-off (lobby/handoff.py): a seat token waits there under a one-time
+# ticket for two minutes, shared by every process with REDIS_URL. Never the database.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "lobby": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "lobby"}
+    ),
+}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -62,3 +62,7 @@ AXES_ENABLED = False
 # pace_choices): browser tests that play whole games, and do not measure the pace, choose it,
 # since the server reads in real time. Never set in production (config/settings.py).
 KARUTA_EXTRA_PACES = (20,)
+
+# The lobby: quick waves, and a CPU offered after 3 s instead of 20 (browser tests wait less).
+LOBBY_WAVE_SECONDS = 2
+LOBBY_CPU_OFFER_SECONDS = 3

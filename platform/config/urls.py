@@ -42,6 +42,7 @@ urlpatterns = [
 ]
 urlpatterns += i18n_patterns(
     path("", include("pages.urls")),
+    path("lobby/", include("lobby.urls")),
     path("", include(page_patterns)),
     path("ratings/", include("ratings.urls")),
     path("account/", include("players.urls")),

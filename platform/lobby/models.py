@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.conf import settings as django_settings
 from django.db import models
+from django.utils import timezone
 
 
 class Pairing(models.Model):
@@ -62,6 +63,9 @@ class Seeker(models.Model):
     last_opponents = models.JSONField(default=list)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
     joined_at = models.DateTimeField()
+    seen_at = models.DateTimeField(
+        default=timezone.now
+    )  # its socket's last sign of life (ticker.STALE)
     paired_at = models.DateTimeField(null=True, blank=True)
     pairing = models.ForeignKey(
         Pairing, null=True, blank=True, on_delete=models.SET_NULL, related_name="seekers"

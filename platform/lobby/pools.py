@@ -60,12 +60,6 @@ def game_settings(game_slug: str, posted: Mapping[str, Any]) -> dict[str, Any]:
     return game.settings_from_form(form.cleaned_data)
 
 
-def _pace_label(pace: str) -> Any:
-    from games.karuta.forms import pace_choices
-
-    return dict(pace_choices()).get(pace, pace)
-
-
 @cache
 def all_pools() -> dict[str, Pool]:
     from games.karuta.forms import pace_choices
@@ -124,5 +118,4 @@ def describe(game: str, settings: Mapping[str, Any]) -> dict[str, Any]:
         line["mode"] = settings.get("mode")
         if settings.get("mode") != "solo":
             line["pace"] = str(settings.get("pace"))
-            line["pace_label"] = str(_pace_label(str(settings.get("pace"))))
     return line

@@ -134,6 +134,7 @@ def join_pool(
         flagged=is_flagged(person.user_id),
         last_opponents=last_opponents(person.key),
         joined_at=now,
+        seen_at=now,
     )
     return _create_waiting(fields, person.key, pool.key, Seeker.Kind.POOL)
 
@@ -180,6 +181,7 @@ def open_seek(
         provisional=view.provisional if view else True,
         flagged=is_flagged(person.user_id),
         joined_at=now,
+        seen_at=now,
     )
     return _create_waiting(fields, person.key, "", Seeker.Kind.SEEK)
 
@@ -231,6 +233,7 @@ def take_seek(seek_id: int, person: Person, now: datetime | None = None) -> Pair
             provisional=view.provisional if view else True,
             status=Seeker.Status.PAIRED,
             joined_at=now,
+            seen_at=now,
             paired_at=now,
             pairing=group,
         )
@@ -372,3 +375,53 @@ def unstarted_pairings(older_than: timedelta = timedelta(seconds=5)) -> list[int
             "id", flat=True
         )
     )
+
+
+# --- the socket's own chores -------------------------------------------------------------
+
+
+def seen(person: str, now: datetime | None = None) -> None:
+    """The person's socket is alive: their places stay (ticker.STALE)."""
+    Seeker.objects.filter(person=person, status=Seeker.Status.WAITING).update(
+        seen_at=now or timezone.now()
+    )
+
+
+def places(person: str) -> list[Seeker]:
+    return list(Seeker.objects.filter(person=person, status=Seeker.Status.WAITING).order_by("id"))
+
+
+# --- nobody waits alone ------------------------------------------------------------------
+
+
+def cpu_level_for(game_slug: str, strength: float) -> str | None:
+    """The CPU level nearest this rating: for karuta each level's settled rating as the
+    ratings bench measured it (ratings.services.cpu_ratings); the other games' levels are
+    not ranked by strength (Bozu's play alike, Bakudan's are personalities), so their
+    default level."""
+    import gamekit
+    from matches.services import default_level
+
+    if game_slug == "karuta":
+        from ratings.services import cpu_ratings
+
+        settled = cpu_ratings()
+        return min(settled, key=lambda level: (abs(settled[level] - strength), level))
+    return default_level(gamekit.registry.get(game_slug))
+
+
+def cpu_match(pool_key: str, person: Person) -> tuple[Any, str]:
+    """A match against the CPU at the person's strength, with the pool's settings (never
+    rated: a CPU seat makes a game unrated). Returns (match, the person's seat token)."""
+    from matches.services import SeatSpec, create_match_for
+
+    pool = pools.get(pool_key)
+    if pool is None:
+        raise LobbyError("no_such_pool")
+    view = _rating_of(person, pool.game, pool.settings)
+    level = cpu_level_for(pool.game, view.rating if view else 1500.0)
+    seats = [SeatSpec(user_id=person.user_id)] + [
+        SeatSpec(cpu_level=level) for _ in range(pool.seats - 1)
+    ]
+    match, tokens = create_match_for(pool.game, dict(pool.settings), "cpu", seats)
+    return match, tokens[0]

@@ -1,0 +1,148 @@
+"""What every lobby socket shows: open seeks, the pools' queues, games to watch. One frame
+for everyone (nothing in it about who is looking, and no words: the page names games and
+paces in its own language), built once per change per process and sent as the same text
+to each socket. It carries no seat token, no invitation, no person
+key, no address: handles, ratings, the settings that matter, public match ids of lobby
+games only (a friend's private room never appears)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.db.models import Count
+from django.urls import reverse
+from django.utils import timezone
+
+from lobby import pools, rating, store, timing
+from lobby.models import Pairing, PoolState, Seeker
+
+SEEKS_SHOWN = 50
+WATCH_SHOWN = 5
+
+
+def _rating_text(value: float | None, provisional: bool) -> str | None:
+    if value is None:
+        return None
+    return f"{round(value)}{'?' if provisional else ''}"
+
+
+def _seek_line(seek: Seeker) -> dict[str, Any]:
+    return {
+        "id": seek.id,
+        "game": seek.game,
+        **pools.describe(seek.game, seek.settings),
+        "seats": seek.seats,
+        "rated": seek.rated,
+        "handle": seek.handle or None,  # None: a guest
+        "rating": _rating_text(seek.rating, seek.provisional) if seek.user_id else None,
+    }
+
+
+def _pool_lines(now: float) -> dict[str, Any]:
+    counts = dict(
+        Seeker.objects.filter(kind=Seeker.Kind.POOL, status=Seeker.Status.WAITING)
+        .values_list("pool")
+        .annotate(n=Count("id"))
+    )
+    states = {s.pool: s for s in PoolState.objects.all()}
+    policy = store.policy()
+    lines = {}
+    for key in pools.all_pools():
+        state = states.get(key)
+        last = state.last_wave_at.timestamp() if state and state.last_wave_at else None
+        waiting = counts.get(key, 0)
+        expected = timing.expected_wait(
+            policy, now, last, waiting, state.recent_waits if state else ()
+        )
+        lines[key] = {
+            "waiting": waiting,
+            "expected": None if expected is None else round(expected),
+        }
+    return lines
+
+
+def _watch_lines() -> list[dict[str, Any]]:
+    from matches.models import Match, Seat
+
+    ids = list(
+        Pairing.objects.exclude(match_id=None)
+        .order_by("-created_at")
+        .values_list("match_id", flat=True)[:200]
+    )
+    playing = list(Match.objects.filter(id__in=ids, status=Match.Status.PLAYING))
+    seats = Seat.objects.filter(match__in=playing).select_related("user").order_by("index")
+    by_match: dict[Any, list] = {}
+    for seat in seats:
+        by_match.setdefault(seat.match_id, []).append(seat)
+    lines = []
+    for match in playing:
+        key = rating.rating_key(match.game, match.mode, match.settings)
+        people = [s.user for s in by_match.get(match.id, []) if s.user_id]
+        ratings = rating.current_many([u.pk for u in people], key) if key and people else {}
+        values = [ratings[u.pk].rating for u in people if u.pk in ratings]
+        lines.append(
+            {
+                "game": match.game,
+                "rated": match.rated,
+                "players": [
+                    {
+                        "handle": u.get_username(),
+                        "rating": _rating_text(ratings[u.pk].rating, ratings[u.pk].provisional)
+                        if u.pk in ratings
+                        else None,
+                    }
+                    for u in people
+                ],
+                "strength": sum(values) / len(values) if values else 0,
+                "url": reverse("matches:play", args=[match.id]),
+            }
+        )
+    lines.sort(key=lambda line: -line["strength"])
+    for line in lines:
+        line.pop("strength")
+    return lines[:WATCH_SHOWN]
+
+
+def build() -> dict[str, Any]:
+    seeks = (
+        Seeker.objects.filter(kind=Seeker.Kind.SEEK, status=Seeker.Status.WAITING, pool="")
+        .exclude(flagged=True)  # a flagged account's seek is seen by nobody (quietly)
+        .order_by("-joined_at")[:SEEKS_SHOWN]
+    )
+    return {
+        "type": "board",
+        "at": timezone.now().isoformat(),
+        "seeks": [_seek_line(s) for s in seeks],
+        "pools": _pool_lines(time.time()),
+        "watch": _watch_lines(),
+    }
+
+
+class Board:
+    """This process's copy of the board: rebuilt at most once per change notice."""
+
+    def __init__(self) -> None:
+        self.text: str | None = None
+        self.built_at = 0.0
+        self.lock: asyncio.Lock | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    async def text_since(self, stamp: float) -> str:
+        """The board, built after `stamp` (seconds since the epoch)."""
+        loop = asyncio.get_running_loop()
+        if self.loop is not loop:  # a lock belongs to one loop (tests run one per test)
+            self.loop, self.lock, self.text = loop, asyncio.Lock(), None
+        async with self.lock:
+            if self.text is None or self.built_at < stamp:
+                began = time.time()
+                frame = await database_sync_to_async(build)()
+                self.text = json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+                self.built_at = began
+            return self.text
+
+
+BOARD = Board()
