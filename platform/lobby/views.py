@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 import gamekit
 from lobby import handoff, pools, store, texts
 from lobby.store import LobbyError, Person
-from matches.consumers import SEAT_COOKIE
+from matches.cookies import SEAT_COOKIE
 from telemetry.throttling import WindowCounter, address_key, client_address, rate_key
 
 SEEKS_PER_MINUTE = 5  # open seeks one person may create in a minute

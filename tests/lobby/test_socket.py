@@ -13,7 +13,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from lobby.models import Seeker
-from matches.consumers import SEAT_COOKIE
+from matches.cookies import SEAT_COOKIE
 
 pytestmark = [
     pytest.mark.anyio,
