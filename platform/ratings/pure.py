@@ -1,7 +1,8 @@
 """Rating updates without Django: glue around two maintained libraries, no maths of our own.
 
 * One against one (karuta competitive): Glicko-2 (`glicko2-py`'s `update_rating`, the
-  2012 algorithm as Glickman publishes it) at lichess's parameters. Each game is a rating
+  2012 algorithm as Glickman publishes it) at lichess's parameters (its volatility capped at
+  0.1 as lichess does). Each game is a rating
   period of one game, as lichess rates: both players are updated from their ratings before
   the game.
 * Three or more seats, and teams: Weng-Lin's Plackett-Luce model (`openskill`), on Glicko's
@@ -29,6 +30,7 @@ from openskill.models import PlackettLuce
 START_RATING = 1500.0
 START_DEVIATION = 500.0
 START_VOLATILITY = 0.09
+VOLATILITY_MAX = 0.1  # lichess caps it here: past it a rating may never settle again
 TAU = 0.75
 DEVIATION_MIN = 45.0
 DEVIATION_MAX = 500.0
@@ -77,7 +79,7 @@ def glicko2_period(me: Rating, games: Sequence[tuple[Rating, float]], tau: float
         [(rating_to_mu(o.rating), rd_to_phi(o.deviation), float(s)) for o, s in games],
         tau=tau,
     )
-    return Rating(mu_to_rating(new.mu), _clamp(phi_to_rd(new.phi)), new.sigma)
+    return Rating(mu_to_rating(new.mu), _clamp(phi_to_rd(new.phi)), min(new.sigma, VOLATILITY_MAX))
 
 
 def glicko2_game(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:

@@ -40,6 +40,11 @@ def test_one_game_moves_both_players_symmetrically_and_keeps_deviation_in_bounds
     settled = pure.glicko2_period(steady, [(Rating(2000, 45.0), 0.5)] * 30)
     assert settled.deviation == pure.DEVIATION_MIN
     assert pure.glicko2_period(Rating(1500, 500, 5.0), [(Rating(), 1)]).deviation == 500
+    # Upset after upset raises the volatility, never past lichess's cap of 0.1.
+    upset = Rating(2000, 50.0, 0.099)
+    for _ in range(10):
+        upset, _ = pure.glicko2_game(upset, Rating(1000, 50.0), 0.0)
+    assert upset.volatility == pure.VOLATILITY_MAX
     draw_a, draw_b = pure.glicko2_game(Rating(1600, 80), Rating(1400, 80), 0.5)
     assert draw_a.rating < 1600 and draw_b.rating > 1400
     with pytest.raises(ValueError):
