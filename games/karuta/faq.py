@@ -61,6 +61,16 @@ FAQ = [
         ),
     ),
     (
+        _("Why was my touch refused as too early?"),
+        _(
+            "On this site a touch counts from the deciding kana: while the kana shown 0.1 "
+            "seconds before your touch could still begin another unread poem, it is refused. "
+            "It is not an otetsuki and no card moves. Online the server has to trust the "
+            "moment a touch says it was made, within your connection's delay, so a guess "
+            "could not be told from a late message; guesses are therefore not counted."
+        ),
+    ),
+    (
         _("What is the difference between chirashi and competitive karuta?"),
         _(
             "In chirashi all the cards lie scattered between the players, anyone may take any "

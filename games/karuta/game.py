@@ -83,6 +83,19 @@ class Karuta(gamekit.TimedGame):
     error_messages = {
         "invalid_settings": _("These settings do not make a karuta game."),
         "impossible_touch": _("That touch was refused: it could not have been made in time."),
+        # Each reason of judge.ImpossibleTouchError (matches.errors.message_of).
+        "impossible_touch.guess": _(
+            "Too early: the kana so far still fit another card. A touch counts from the "
+            "deciding kana."
+        ),
+        "impossible_touch.late": _(
+            "Refused: your touch reached the server later than your connection's delay "
+            "allows after the moment it was made."
+        ),
+        "impossible_touch.future": _(
+            "Refused: your touch is dated after the server's present moment (is this "
+            "device's clock jumping?)."
+        ),
     }
     # Only these keys reach the engine and the log (the platform adds its timing stamp).
     action_schema = {

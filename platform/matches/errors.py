@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from django.utils.translation import gettext_lazy as _
 
 from gamekit.messages import GAME_MESSAGES
+from gamekit.registry import registry
 
 
 class MatchError(Exception):
@@ -123,11 +124,20 @@ def message_for(code: str) -> str:
 
 def message_of(exc: Exception, game: Any = None) -> str:
     """The readable text of a refusal: a game's own error class may carry its message, or
-    its game may (`Game.error_messages`); the platform knows the rest."""
+    its game may (`Game.error_messages`, where "code.reason" names the text of one reason
+    of a logged refusal, e.g. karuta's "impossible_touch.guess"); the platform knows the
+    rest. Without the game (a process holding no snapshot of the match), the games that
+    name the code are asked: a game's codes are its own, and the player should not get the
+    generic "the game refused that action" for want of a cache."""
     code = getattr(exc, "code", "server_error")
     own = None if isinstance(exc, MatchError) else getattr(type(exc), "message", None)
-    if not own and game is not None:
-        own = game.error_messages.get(code)
+    if not own and not isinstance(exc, MatchError):
+        reason = getattr(exc, "reason", None)
+        for candidate in [game] if game is not None else registry.all():
+            texts = candidate.error_messages
+            own = (isinstance(reason, str) and texts.get(f"{code}.{reason}")) or texts.get(code)
+            if own:
+                break
     return str(own) if own else message_for(code)
 
 

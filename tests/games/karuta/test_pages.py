@@ -211,3 +211,18 @@ def test_diagram_numbers_on_the_page_come_from_settle(pages):
         )
         changes = re.findall(r'<span class="mini-change">(.*?)</span>', figure.group(1))
         assert changes == [diagrams.signed(case.outcome.change[s]) for s in ("opponent", "you")]
+
+
+def test_the_touch_rule_is_stated_with_its_reason(pages):
+    """This site's rule (a touch counts from the deciding kana) and why, on the rules page
+    and in the FAQ, in each language (issue 43)."""
+    for lang, html in pages.items():
+        rule = html.split('id="touch-rule"', 1)[1].split("</section>", 1)[0]
+        assert "0.1" in rule, lang
+    assert "counts from the deciding kana" in pages["en"]
+    assert "取りは決まり字から有効" in pages["ja"]
+    assert "触碰从决定字起才算数" in pages["zh-hans"]
+    questions = {lang: [q["question"] for q in faq_on_page(html)] for lang, html in pages.items()}
+    assert "Why was my touch refused as too early?" in questions["en"]
+    assert "取りが「早すぎる」として無効になったのはなぜですか？" in questions["ja"]
+    assert "为什么我的触碰因为太早而被拒绝？" in questions["zh-hans"]
