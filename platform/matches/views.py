@@ -207,6 +207,8 @@ def play(request: HttpRequest, match_id: Any) -> HttpResponse:
         "rematch": reverse("matches:rematch", args=[match.id]),
         # The settings as telemetry buckets: the page reports them, never raw values.
         "telemetry_settings": game.telemetry_settings_buckets(match.settings),
+        # Teams (Game.seat_groups): the room lists its seats by group, the page names them.
+        "groups": [list(group.seats) for group in game.seat_groups(match.settings)],
     }
     invite_url = None
     if held and match.invite_code:

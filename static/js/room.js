@@ -12,10 +12,12 @@ const $ = (root, sel) => root.querySelector(sel);
 
 export class Room {
   /** stoppable: the screen shows a resigned match's end, so games against CPUs only may resign. */
-  constructor(client, config, { stoppable = false } = {}) {
+  /** groupLabel(i): the name of seat group i (a team), when the page's config has groups. */
+  constructor(client, config, { stoppable = false, groupLabel = null } = {}) {
     this.client = client;
     this.config = config;
     this.stoppable = stoppable;
+    this.groupLabel = groupLabel;
     this.root = document.querySelector("[data-room]");
     this.S = JSON.parse(document.getElementById("room-strings").textContent);
     this.match = null;
@@ -86,7 +88,7 @@ export class Room {
     if (!this.root || !match) return;
     const S = this.S;
     const list = $(this.root, "[data-room-seats]");
-    list.replaceChildren(...match.seats.map((seat) => {
+    const items = match.seats.map((seat) => {
       const li = document.createElement("li");
       li.dataset.seat = seat.index;
       li.dataset.kind = seat.kind;
@@ -99,7 +101,20 @@ export class Room {
       if (seat.kind !== "cpu" && seat.taken && match.mode === "friend") parts.push(seat.connected ? S.here : S.away);
       li.append(chip, `${this.seatName(seat.index)}: ${parts.join(" · ")}`);
       return li;
-    }));
+    });
+    const groups = this.config.groups ?? [];
+    if (groups.length && this.groupLabel) {
+      // Teams: each group's name, then its seats.
+      list.replaceChildren(...groups.map((seats, i) => {
+        const li = document.createElement("li");
+        li.className = "seat-group";
+        li.dataset.group = i;
+        const inner = document.createElement("ul");
+        inner.append(...seats.map((index) => items[index]).filter(Boolean));
+        li.append(this.groupLabel(i), inner);
+        return li;
+      }));
+    } else list.replaceChildren(...items);
     const yours = match.seats.filter((s) => s.yours);
     const friend = match.mode === "friend";
     const playing = match.status === "playing";

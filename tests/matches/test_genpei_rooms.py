@@ -3,6 +3,9 @@ menu, and a friend room where each person joining chooses a team."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from django.test import Client
 
@@ -69,5 +72,9 @@ def test_the_invitation_shows_both_teams_and_joins_the_one_pressed():
     assert "Genji" in page and "Heike" in page
     joined = guest.post(created["invite"], {"group": "1"}, HTTP_ACCEPT="application/json").json()
     assert joined["seat"] == 2
+    # The room lists its seats by team (the page names the teams).
+    page = guest.get(created["url"]).content.decode()
+    config = json.loads(re.search(r'id="match-config"[^>]*>(.*?)</script>', page, re.S).group(1))
+    assert config["groups"] == [[0, 1], [2, 3]] and config["seats"] == [2]
     bad = Client().post(created["invite"], {"group": "x"}, HTTP_ACCEPT="application/json")
     assert bad.status_code == 400

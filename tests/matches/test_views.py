@@ -82,6 +82,7 @@ def test_create_sets_a_scoped_httponly_cookie_and_redirects_to_the_play_page():
         "protocol": 1,
         "rematch": f"/play/{match.id}/again/",
         "telemetry_settings": {"players": "3"},
+        "groups": [],
     }
     assert cookie.value not in html and str(match.seed) not in html
 

@@ -45,7 +45,7 @@ const client = new MatchClient(config, {
   onConnection: (up) => game.ui.room.connection(up),
 });
 game.client = client;
-game.ui.room = new Room(client, config, { stoppable: true });
+game.ui.room = new Room(client, config, { stoppable: true, groupLabel: (i) => game.S.teams[i] });
 bindBoard(game);
 bindZoom(document.querySelector("[data-board]"), document.querySelector("[data-card-zoom]"));
 bindFit(document.body, document.querySelector("[data-board]"));

@@ -57,4 +57,3 @@ def test_the_rules_page_states_the_stored_figures(client):
         assert f"{row['readings']:g} " in paragraph or f"{row['readings']:g} readings" in paragraph
         assert f"{row['minutes']:.0f} minutes" in paragraph
     assert f"{table['games']:,} games" in paragraph
-
