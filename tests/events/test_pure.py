@@ -1,0 +1,248 @@
+"""Knockout brackets, Swiss rounds and arena scoring, alone (events/knockout.py, swiss.py,
+arena.py): no Django, no clock."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from events import arena, knockout, swiss
+from events.knockout import BracketError, Entrant, Pair
+
+PURE = ("knockout.py", "swiss.py", "arena.py")
+
+
+@pytest.mark.parametrize("name", PURE)
+def test_pure_modules_import_no_django(name):
+    path = Path(__file__).resolve().parents[2] / "platform" / "events" / name
+    imported = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add(node.module.split(".")[0] if node.level == 0 else ".")
+    allowed = {"__future__", "collections", "dataclasses", "networkx", "caissify_pairings", "."}
+    assert imported <= allowed
+
+
+def field(n, seed=0):
+    rng = random.Random(seed)
+    return [
+        Entrant(id=i, rating=rng.choice([1400, 1500, 1600, 1700, 1800]), order=i) for i in range(n)
+    ]
+
+
+# ---- knockout -------------------------------------------------------------------------
+
+
+def test_seeding_is_rating_then_entry_order():
+    entrants = [
+        Entrant("a", 1500, 0),
+        Entrant("b", 1700, 1),
+        Entrant("c", 1500, 2),
+        Entrant("d", 1600, 3),
+    ]
+    assert knockout.seed(entrants) == ["b", "d", "a", "c"]
+
+
+def test_slot_order_is_the_standard_one():
+    assert knockout.slot_seeds(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+    assert knockout.slot_seeds(4) == [1, 4, 2, 3]
+
+
+def test_a_single_entrant_is_not_a_bracket():
+    with pytest.raises(BracketError):
+        knockout.first_round(["x"])
+
+
+def play_out(n, seed):
+    """Run a whole bracket with a random winner of every board; return what happened."""
+    rng = random.Random(seed)
+    seeded = knockout.seed(field(n, seed))
+    pairs = knockout.first_round(seeded)
+    rounds = []
+    while True:
+        results = {
+            position: rng.choice([pair.a, pair.b])
+            for position, pair in enumerate(pairs)
+            if not pair.is_bye
+        }
+        rounds.append((pairs, knockout.winners_of(pairs, results)))
+        if len(pairs) == 1:
+            return seeded, rounds, knockout.champion(pairs, results)
+        pairs = knockout.next_round(pairs, results)
+
+
+@pytest.mark.parametrize("n", [*range(2, 34), 63, 64, 65, 100, 127, 128, 129, 200, 255, 256])
+def test_knockout_brackets_from_2_to_256(n):
+    seeded, rounds, champ = play_out(n, seed=n)
+    size = knockout.bracket_size(n)
+    assert size >= n > size // 2
+    assert len(rounds) == knockout.rounds_for(n) == size.bit_length() - 1
+    # Byes: exactly size - n, all in round 1, to seeds 1 .. size - n.
+    first = rounds[0][0]
+    bye_takers = [pair.a for pair in first if pair.is_bye]
+    assert sorted(bye_takers, key=seeded.index) == seeded[: size - n]
+    assert all(not pair.is_bye for later, _ in rounds[1:] for pair in later)
+    # Every entrant still in appears exactly once per round, and nobody out comes back.
+    alive = set(seeded)
+    for pairs, winners in rounds:
+        appearing = [x for pair in pairs for x in (pair.a, pair.b) if x is not None]
+        assert len(appearing) == len(set(appearing))
+        assert set(appearing) == alive
+        assert len(winners) == len(pairs)
+        alive = set(winners)
+    assert alive == {champ}
+    assert len(rounds[-1][0]) == 1
+
+
+def test_top_seeds_meet_late_when_favourites_win():
+    seeded = list(range(1, 17))  # ids equal seeds
+    pairs = knockout.first_round(seeded[:13])  # 16-bracket, 3 byes to seeds 1..3
+    assert [p for p in pairs if p.is_bye] == [Pair(1, None), Pair(2, None), Pair(3, None)]
+    semis = None
+    while len(pairs) > 1:
+        results = {i: min(p.a, p.b) for i, p in enumerate(pairs) if not p.is_bye}
+        pairs = knockout.next_round(pairs, results)
+        if len(pairs) == 2:
+            semis = pairs
+    assert semis == [Pair(1, 4), Pair(2, 3)]
+    assert pairs == [Pair(1, 2)]
+
+
+def test_an_undecided_or_wrong_result_is_refused():
+    pairs = knockout.first_round([1, 2, 3, 4])
+    with pytest.raises(BracketError):
+        knockout.next_round(pairs, {0: 1})
+    with pytest.raises(BracketError):
+        knockout.next_round(pairs, {0: 1, 1: 4})
+
+
+# ---- Swiss ----------------------------------------------------------------------------
+
+
+def run_swiss(n, total_rounds, seed):
+    rng = random.Random(seed)
+    entrants = field(n, seed)
+    rounds = []
+    for _ in range(total_rounds):
+        boards = swiss.pair_round(entrants, rounds, total_rounds)
+        rounds.append(
+            [b if b.is_bye else swiss.Game(b.a, b.b, rng.choice([b.a, b.b])) for b in boards]
+        )
+    return entrants, rounds
+
+
+@pytest.mark.parametrize(("n", "total"), [(2, 1), (3, 3), (4, 3), (7, 5), (8, 5), (13, 6), (24, 7)])
+def test_swiss_never_repeats_a_pair_and_gives_one_bye_each(n, total):
+    _entrants, rounds = run_swiss(n, total, seed=n * 31 + total)
+    met = set()
+    byes = []
+    for games in rounds:
+        seen = [x for g in games for x in (g.a, g.b) if x is not None]
+        assert sorted(seen) == list(range(n))  # everyone once a round
+        for g in games:
+            if g.is_bye:
+                byes.append(g.a)
+                continue
+            pair = frozenset((g.a, g.b))
+            assert pair not in met
+            met.add(pair)
+    assert len(byes) == len(set(byes)) == (total if n % 2 else 0)
+
+
+def test_swiss_first_round_is_top_half_against_bottom_half():
+    entrants = [Entrant(i, 2000 - i * 10, i) for i in range(8)]
+    boards = swiss.pair_round(entrants, [], 3)
+    assert sorted(tuple(sorted((b.a, b.b))) for b in boards) == [(0, 4), (1, 5), (2, 6), (3, 7)]
+
+
+def test_swiss_bye_goes_to_the_lowest_without_one():
+    entrants = [Entrant(i, 2000 - i * 10, i) for i in range(5)]
+    boards = swiss.pair_round(entrants, [], 3)
+    assert [b.a for b in boards if b.is_bye] == [4]
+
+
+def test_swiss_scores_and_tie_breaks():
+    # Four players, two rounds, hand-made so every tie-break is needed.
+    entrants = [Entrant(i, 1500, i) for i in (1, 2, 3, 4)]
+    G = swiss.Game
+    rounds = [
+        [G(1, 2, 1), G(3, 4, 3)],
+        [G(1, 3, 3), G(2, 4, 2)],
+    ]
+    rows = swiss.standings(entrants, rounds)
+    by_id = {r.id: r for r in rows}
+    assert {i: r.score for i, r in by_id.items()} == {1: 1, 2: 1, 3: 2, 4: 0}
+    # Buchholz: 1 met 2 (1) and 3 (2) = 3; 2 met 1 (1) and 4 (0) = 1.
+    assert by_id[1].buchholz == 3 and by_id[2].buchholz == 1
+    # Sonneborn-Berger: 1 beat 2 (1); 2 beat 4 (0); 3 beat 4 (0) and 1 (1).
+    assert (by_id[1].sonneborn_berger, by_id[2].sonneborn_berger, by_id[3].sonneborn_berger) == (
+        1,
+        0,
+        1,
+    )
+    assert [r.id for r in rows] == [3, 1, 2, 4]
+
+
+def test_swiss_equal_on_everything_falls_back_to_seed():
+    entrants = [Entrant(1, 1500, 0), Entrant(2, 1600, 1)]
+    rows = swiss.standings(entrants, [])
+    assert [r.id for r in rows] == [2, 1]
+
+
+def test_swiss_too_many_rounds_for_the_field_is_refused():
+    entrants = [Entrant(i, 1500, i) for i in range(4)]
+    rounds = []
+    for _ in range(3):
+        boards = swiss.pair_round(entrants, rounds, 4)
+        rounds.append([swiss.Game(b.a, b.b, b.a) for b in boards])
+    with pytest.raises(swiss.SwissError):
+        swiss.pair_round(entrants, rounds, 4)
+
+
+# ---- arena ----------------------------------------------------------------------------
+
+
+def test_arena_scores_and_streaks():
+    W, L, D = arena.WIN, arena.LOSS, arena.DRAW
+    assert arena.tally_of([W]).score == 2
+    assert arena.tally_of([W, W]).score == 4
+    assert arena.tally_of([W, W, W]).score == 8  # third win in a row doubles
+    assert arena.tally_of([W, W, W, W]).score == 12
+    assert arena.tally_of([W, W, L, W]).score == 6  # a loss puts the fire out
+    assert arena.tally_of([W, W, D]).score == 6  # a draw on fire scores 2, then out
+    assert arena.tally_of([W, W, D, W, W, W]).score == 6 + 2 + 2 + 4
+    tally = arena.tally_of([L, W, W])
+    assert tally.on_fire and tally.games == 3 and tally.wins == 2
+    with pytest.raises(ValueError):
+        arena.record(arena.Tally(), "resign")
+
+
+def test_arena_pairs_neighbours_in_the_standings():
+    waiting = [arena.Waiting(f"p{place}", place) for place in (1, 2, 5, 6, 40, 41)]
+    assert sorted(arena.pair_wave(waiting)) == [("p1", "p2"), ("p40", "p41"), ("p5", "p6")]
+
+
+def test_arena_does_not_pair_the_same_two_again_at_once():
+    waiting = [
+        arena.Waiting("a", 1, last_opponent="b"),
+        arena.Waiting("b", 2, last_opponent="a"),
+        arena.Waiting("c", 3),
+        arena.Waiting("d", 4),
+    ]
+    pairs = {frozenset(p) for p in arena.pair_wave(waiting)}
+    assert frozenset(("a", "b")) not in pairs and len(pairs) == 2
+    # Two alone may meet again rather than wait for nobody.
+    assert arena.pair_wave(waiting[:2]) == [("a", "b")]
+
+
+def test_arena_odd_one_waits_and_everyone_else_is_paired_once():
+    waiting = [arena.Waiting(i, i + 1) for i in range(501)]
+    pairs = arena.pair_wave(waiting)
+    ids = list(itertools.chain.from_iterable(pairs))
+    assert len(pairs) == 250 and len(set(ids)) == 500
