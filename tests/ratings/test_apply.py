@@ -8,6 +8,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
@@ -151,20 +152,23 @@ def test_a_real_finish_is_applied_once_by_receiver_sweep_and_late_signal_togethe
     from ratings import tasks
 
     a, b = users("aoi", "ren")
-    settings = {"mode": "competitive", "memorise_seconds": 0}
+    karuta = {"mode": "competitive", "memorise_seconds": 0}
     seats = [SeatSpec(a), SeatSpec(b)]
     # Announced as usual: the receiver applies it (ren resigned: aoi wins).
-    match, _ = create_match_for("karuta", settings, "friend", seats, rated=True)
+    match, _ = create_match_for("karuta", karuta, "friend", seats, rated=True)
     with django_capture_on_commit_callbacks(execute=True):
         matches.resign(match.id, [1])
     assert services.current(a, "karuta-competitive").games == 1
     assert services.current(b, "karuta-competitive").rating < 1500
     # The process dies after the finishing commit, before any receiver ran.
-    lost, _ = create_match_for("karuta", settings, "friend", seats, rated=True)
+    lost, _ = create_match_for("karuta", karuta, "friend", seats, rated=True)
     with django_capture_on_commit_callbacks() as callbacks:
         matches.resign(lost.id, [0])
     assert services.current(a, "karuta-competitive").games == 1
-    assert tasks.catch_up() == {apply.APPLIED: 1}
+    # The sweep as Celery beat schedules it (run here in this process).
+    entry = settings.CELERY_BEAT_SCHEDULE["ratings-catch-up"]
+    assert entry["task"] == tasks.catch_up.name and entry["schedule"] <= 60
+    assert tasks.catch_up.apply().get() == {apply.APPLIED: 1}
     assert tasks.catch_up() == {}
     for late in callbacks:  # the announcement arrives after all: no second update
         late()
@@ -173,7 +177,7 @@ def test_a_real_finish_is_applied_once_by_receiver_sweep_and_late_signal_togethe
     assert RatingChange.objects.filter(match_id=lost.id).count() == 2
     # A finished game against the CPU (unrated) is never picked up by the sweep.
     cpu, _ = create_match_for(
-        "karuta", settings, "cpu", [SeatSpec(a), SeatSpec(cpu_level="futsu")], rated=True
+        "karuta", karuta, "cpu", [SeatSpec(a), SeatSpec(cpu_level="futsu")], rated=True
     )
     with django_capture_on_commit_callbacks():
         matches.resign(cpu.id, [0])
