@@ -7,12 +7,16 @@ against a controlled clock in tests/matches)."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 import gamekit
 from matches import services
 from matches.models import Action, Match
+from records import store
 from tests.matches.karutabot import KarutaBot
 from tests.matches.test_karuta_online import check_released
 from tests.support.server import AsgiServer
@@ -84,3 +88,13 @@ def test_four_friends_play_two_against_two_and_the_cpu_takes_a_dropped_seat():
     results = [e for events in stored.values() for e in events if e["type"] == "result"]
     assert any(r["taker"] is not None for r in results)
     assert not [e for bot in bots for e in bot.errors if e["code"] == "impossible_touch"]
+    # The record: its page, and each reading's taker, team, otetsuki and send in its export.
+    record = store.for_match(match.id)
+    web = Client()
+    assert web.get(reverse("records:page", args=[record.pk])).status_code == 200
+    document = json.loads(web.get(reverse("records:json", args=[record.pk])).content)
+    told = [e for step in document["steps"] for e in step["events"] if e["type"] == "result"]
+    assert len(told) == len(results) and all("taker_team" in e for e in told)
+    assert any(
+        step["view"] and step["view"].get("teams") == [0, 0, 1, 1] for step in document["steps"]
+    )
