@@ -52,3 +52,14 @@ def test_every_game_page_shows_the_switch(client):
         assert "data-telemetry-switch" in html, game.slug
         assert f'data-game="{game.slug}"' in html, game.slug
         assert html.count("data-telemetry-toggle") == 1, game.slug
+
+
+def test_privacy_title_is_written_like_the_other_content_pages(client):
+    """'Privacy · site', as the rules, trainer, credits and kimariji pages ('|' before)."""
+    import re
+
+    def title(path: str) -> str:
+        return re.search(r"<title>(.*?)</title>", client.get(path).content.decode(), re.S)[1]
+
+    site = title("/en/credits/").split(" · ", 1)[1]
+    assert title("/en/privacy/") == f"Privacy · {site}"
