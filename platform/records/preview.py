@@ -51,8 +51,9 @@ def draw(record: Record) -> bytes:
         pen.ellipse((84, y + 6, 124, y + 46), fill=COLOURS.get(row["colour"], INK))
         place = "—" if row["place"] is None else f"{row['place']}"
         text = f"{place}  {row['label']}"
-        if row["score"] is not None:
-            text += f"   {row['score']} {info['score_label'] or ''}".rstrip()
+        if row["score"] is not None:  # the label, then its figure: "残り枚数 0", not "0残り枚数"
+            label = info["score_label"]
+            text += f"   {label} {row['score']}" if label else f"   {row['score']}"
         pen.text((148, y), text, font=font(44), fill=INK)
         y += 64
     pen.text((80, SIZE[1] - 92), site, font=font(32), fill=MUTED)

@@ -208,3 +208,30 @@ def test_a_stored_replay_of_an_older_schema_is_rebuilt_from_the_log(monkeypatch)
     monkeypatch.setattr(store, "REPLAY_VERSION", models.REPLAY_VERSION)
     assert Client().get(f"{address}record.json").json() == first
     assert calls == [1]
+
+
+def test_the_preview_names_each_score_before_its_figure(monkeypatch):
+    """The share image reads 'label figure' (残り枚数 0), not '0残り枚数' (issue 43)."""
+    karuta = {"mode": "chirashi", "players": 2, "memorise_seconds": 0, "poem_set": 1}
+    match, _token, _other = finish(monkeypatch, "karuta", karuta)
+    monkeypatch.undo()
+    from PIL import ImageDraw
+
+    from records import preview
+    from records.summary import summary
+
+    drawn: list[str] = []
+    real = ImageDraw.ImageDraw.text
+    monkeypatch.setattr(
+        ImageDraw.ImageDraw,
+        "text",
+        lambda self, xy, text, *a, **k: drawn.append(text) or real(self, xy, text, *a, **k),
+    )
+    open_record(Client(), match)
+    preview.draw(Record.objects.get(match=match))
+    info = summary(match)
+    label = str(info["score_label"])
+    rows = [t for t in drawn if label in t]
+    assert len(rows) == 2, drawn
+    for row, seat in zip(rows, info["rows"], strict=True):
+        assert row.endswith(f"{label} {seat['score']}"), row
