@@ -37,15 +37,22 @@ class BadFrame(MatchError):
     ref: str | None = None
 
 
+# An action id as written in a frame that is not JSON (a trailing comma, cut short).
+RAW_ACTION_ID = re.compile(r'"action_id"\s*:\s*"([A-Za-z0-9_.:-]{1,64})"')
+
+
 def _refused(code: str, text: str | None = None, message: Any = None) -> BadFrame:
     """A BadFrame naming the frame's action id if it can be read from what was parsed
-    (`message`) or, failing that, by parsing `text` leniently."""
+    (`message`) or, failing that, by parsing `text` leniently; in text that is not JSON at
+    all, from the one `"action_id": "…"` it holds (none, or more than one: no name)."""
     error = BadFrame(code)
     if message is None and text is not None:
         try:
             message = json.loads(text)
         except (ValueError, RecursionError):
-            message = None
+            found = RAW_ACTION_ID.findall(text)
+            error.ref = found[0] if len(found) == 1 else None
+            return error
     if isinstance(message, dict):
         error.ref = action_id(message)
     return error
@@ -73,7 +80,7 @@ def parse(text: str | None) -> dict[str, Any]:
     except BadFrame:  # NaN / Infinity
         raise _refused("bad_json", text) from None
     except (ValueError, RecursionError):
-        raise BadFrame("bad_json") from None
+        raise _refused("bad_json", text) from None
     if not isinstance(message, dict):
         raise BadFrame("bad_message")
     try:

@@ -33,6 +33,8 @@ def act(action_id: str, action: str) -> str:
         (act("a4", '{"d": ' + "[" * 20 + "]" * 20 + "}"), "bad_message"),  # nested over 16
         (act("a5", '{"type": "draw", "n": NaN}'), "bad_json"),
         ('{"type": 7, "action_id": "a6"}', "bad_message"),
+        (act("a7", '{"type": "draw",}'), "bad_json"),  # malformed: a trailing comma
+        (act("a8", '{"type": "draw"'), "bad_json"),  # cut short
     ],
 )
 async def test_a_frame_refused_before_its_act_is_read_names_the_act(text, code):
