@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 from django.utils import timezone
 
 from ratings import figures, services
@@ -86,6 +87,12 @@ def test_leaderboard_pages_in_three_languages(client):
     assert "あなたの順位" in ja.content.decode()
     assert "你的名次" in zh.content.decode()
     assert client.get("/ratings/chess/").status_code == 404
+    # Each row links to the player's profile, quoted as reverse() quotes it.
+    kana = make_user("かるた_名人")
+    rate(kana, 1900.0)
+    page = client.get("/en/ratings/karuta-competitive/").content.decode()
+    assert f'href="{reverse("profile", args=["かるた_名人"])}"' in page
+    assert f'href="{reverse("profile", args=["aoi"])}"' in page
     assert client.get("/en/ratings/").status_code == 200
 
 
