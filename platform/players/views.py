@@ -345,11 +345,22 @@ def new_code(request):
     code, token, _row = accounts.new_signin_code(request.user)
     link = request.build_absolute_uri(reverse("players:signin_link", args=[token]))
     minutes = int(accounts.code_lifetime().total_seconds() // 60)
-    response = render(
-        request, "players/new_code.html", {"code": code, "link": link, "minutes": minutes}
-    )
+    context = {"code": code, "link": link, "minutes": minutes, "qr": link_qr(link)}
+    response = render(request, "players/new_code.html", context)
     response["Cache-Control"] = "no-store"
     return response
+
+
+def link_qr(link: str) -> str:
+    """The sign-in link as an inline SVG QR code (segno), for a phone's camera."""
+    import segno
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+
+    svg = segno.make(link, error="m").svg_inline(scale=4, border=4, omitsize=False)
+    label = escape(_("QR code of the sign-in link"))
+    # segno writes the SVG (paths only, no script or style); the label is escaped.
+    return mark_safe(svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))
 
 
 @login_required

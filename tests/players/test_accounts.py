@@ -189,3 +189,16 @@ def test_the_account_endpoints_are_rate_limited_per_address(client, settings):
         client.post("/account/signin/code/", {"code": "AAAA-BBBB"}).status_code for _ in range(3)
     ]
     assert guesses == [400, 400, 429]
+
+
+def test_the_one_time_link_is_also_a_qr_code(client):
+    import segno
+
+    sign_up(client)
+    page = client.post("/en/account/code/").content.decode()
+    link = re.search(r"data-signin-link>(http[^<]+)<", page).group(1)
+    svg = re.search(r"<figure class=\"signin-qr\" data-signin-qr>(<svg.*?</svg>)", page, re.S)
+    assert svg and 'role="img"' in svg.group(1) and "QR code of the sign-in link" in svg.group(1)
+    # The drawn modules are those of this link's code, not another's.
+    drawn = re.search(r' d="([^"]+)"', svg.group(1)).group(1)
+    assert drawn == re.search(r' d="([^"]+)"', segno.make(link, error="m").svg_inline()).group(1)
