@@ -100,6 +100,7 @@ INSTALLED_APPS = [
     "ratings",  # ratings per game and mode, leaderboards (docs/ratings.md)
     "players",  # accounts: handles, passkeys, sessions, profiles, your data (docs/players.md)
     "lobby",  # seeks, quick-pairing pools, fair play (docs/lobby.md)
+    "events",  # club tournaments and arenas (docs/events.md)
     # the games: adding a game is adding its app here
     "games.bozu",
     "games.karuta",
@@ -204,6 +205,12 @@ CACHES = {
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "lobby"}
     ),
+    # Event boards' seat tokens wait here for their person (never in the database).
+    "events": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "events"}
+    ),
 }
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
@@ -229,6 +236,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "matches-sweep-stalled": {"task": "matches.tasks.sweep_stalled_matches", "schedule": 15.0},
     # Rated matches whose update no receiver applied (a process killed after the finish).
     "ratings-catch-up": {"task": "ratings.catch_up", "schedule": 60.0},
+    # Event rounds start on time, lost results are caught up, arenas pair their waves.
+    "events-tick": {"task": "events.tick", "schedule": 2.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")  # VAR_DIR made above
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

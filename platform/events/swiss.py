@@ -71,6 +71,8 @@ def standings(entrants: Sequence[Entrant], rounds: Sequence[Sequence[Game]]) -> 
     wins = dict.fromkeys(seeded, 0)
     for games in rounds:
         for game in games:
+            if game.a not in totals or (game.b is not None and game.b not in totals):
+                continue  # against someone not in these standings (withdrawn)
             if game.winner is not None:
                 wins[game.winner] += 1
             if game.is_bye:
@@ -108,6 +110,8 @@ def pair_round(
     for games in rounds:
         before = dict(totals)
         for game in games:
+            if game.a not in totals or (game.b is not None and game.b not in totals):
+                continue  # a game of someone withdrawn since: they are paired no more
             if game.is_bye:
                 colours[game.a].append("none")
                 floats[game.a].append("none")

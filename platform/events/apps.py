@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class EventsConfig(AppConfig):
+    name = "events"
+    verbose_name = "Events"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from events import receivers  # noqa: F401  (connects match_finished)

@@ -1,0 +1,464 @@
+"""Running events: joining, starting rounds on time (once), boards as ordinary matches,
+results from `match_finished`, the arena's waves, the organiser's tools (docs/events.md).
+
+Exactly once: a round is started by whoever's conditional UPDATE sets its `started_at`
+first, in the same transaction that pairs it and creates its boards and matches. A second
+process's UPDATE waits on the row and then matches nothing; a process killed before its
+commit leaves nothing behind, and the next tick starts the round. A result is recorded once
+per match id under the round's (or, in an arena, the event's) row lock."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings as django_settings
+from django.core.cache import caches
+from django.db import transaction
+from django.db.models import F
+
+from events import arena, knockout, swiss
+from events.games import in_division
+from events.models import Board, Entrant, Event, Round
+from matches.services import SeatSpec, create_match_for
+from ratings.services import current, current_many, rating_key
+
+MODE = "friend"  # boards are rated like friend rooms (ratings.rules.RATED_MODES)
+SEAT_TTL = 6 * 3600  # how long a board's seat token waits in the cache for its person
+
+
+class EventError(Exception):
+    """A refused request: `code` names why (views translate it)."""
+
+    def __init__(self, code: str):
+        super().__init__(code)
+        self.code = code
+
+
+def key_of(event: Event) -> str | None:
+    return rating_key(event.game, MODE, event.settings)
+
+
+def bump(event_id: int) -> None:
+    Event.objects.filter(pk=event_id).update(version=F("version") + 1)
+
+
+def seat_cache():
+    return caches["events"]
+
+
+def seat_key(board_id: int, user_id: int) -> str:
+    return f"events:seat:{board_id}:{user_id}"
+
+
+def take_seat(board: Board, user_id: int) -> str | None:
+    """This person's seat token for their board (the token is never in the database)."""
+    return seat_cache().get(seat_key(board.pk, user_id))
+
+
+# ---- creating and joining -------------------------------------------------------------
+
+
+def create_event(organiser: Any, **fields: Any) -> Event:
+    with transaction.atomic():
+        event = Event.objects.create(organiser=organiser, **fields)
+        Round.objects.create(event=event, number=1, due_at=event.starts_at)
+    return event
+
+
+def entrant_rating(event: Event, user_id: int) -> float:
+    key = key_of(event)
+    return current(user_id, key).rating if key else 1500.0
+
+
+def join(event: Event, user: Any, key: str | None = None) -> Entrant:
+    if event.status == Event.Status.FINISHED:
+        raise EventError("finished")
+    if event.status == Event.Status.RUNNING and event.kind != Event.Kind.ARENA:
+        raise EventError("started")  # a bracket or a Swiss takes no one once it runs
+    if event.by_link and not hmac.compare_digest(str(key or ""), event.join_key):
+        raise EventError("link_only")
+    existing = Entrant.objects.filter(event=event, user=user).first()
+    if existing is not None:
+        if existing.withdrawn:
+            raise EventError("withdrawn")
+        return existing
+    rating = entrant_rating(event, user.pk)
+    if not in_division(event.division, rating):
+        raise EventError("division")
+    entrant = Entrant.objects.create(event=event, user=user, rating=rating)
+    if event.status == Event.Status.RUNNING:  # a late arena entrant waits for the next wave
+        Entrant.objects.filter(pk=entrant.pk).update(waiting_since=entrant.joined)
+    bump(event.pk)
+    return entrant
+
+
+# ---- boards ----------------------------------------------------------------------------
+
+
+def seat_specs(a: Entrant, b: Entrant) -> list[SeatSpec]:
+    """The board's seats: the two entrants. EVENTS_CPU_BOARDS (tests and the bench only)
+    seats the CPU at that level instead, so a simulated event plays itself."""
+    level = getattr(django_settings, "EVENTS_CPU_BOARDS", None)
+    if level:
+        return [SeatSpec(cpu_level=level), SeatSpec(cpu_level=level)]
+    return [SeatSpec(user_id=a.user_id), SeatSpec(user_id=b.user_id)]
+
+
+def _open_board(
+    event: Event, rnd: Round | None, position: int, a: Entrant, b: Entrant | None, now: datetime
+) -> Board:
+    """A board (not saved): a bye or a walkover is decided at once; else its match starts."""
+    board = Board(event=event, round=rnd, position=position, a=a, b=b, created=now)
+    if b is None:
+        board.result, board.winner, board.finished_at = Board.Result.BYE, a, now
+        return board
+    if a.withdrawn or b.withdrawn:
+        board.result, board.finished_at = Board.Result.WITHDRAWN, now
+        board.winner = b if a.withdrawn and not b.withdrawn else a
+        return board
+    match, tokens = create_match_for(
+        event.game, event.settings, MODE, seat_specs(a, b), rated=event.rated
+    )
+    board.match_id = match.pk
+    board._tokens = {a.user_id: tokens.get(0), b.user_id: tokens.get(1)}
+    return board
+
+
+def _save_boards(boards: list[Board]) -> None:
+    Board.objects.bulk_create(boards)
+    held = {
+        seat_key(board.pk, user_id): token
+        for board in boards
+        for user_id, token in getattr(board, "_tokens", {}).items()
+        if token
+    }
+    if held:  # only once the boards exist: a rolled-back start leaves no token behind
+        transaction.on_commit(lambda: seat_cache().set_many(held, SEAT_TTL))
+
+
+# ---- starting rounds -------------------------------------------------------------------
+
+
+def start_due_rounds(now: datetime, before_commit: Callable[[Round], None] | None = None) -> int:
+    """Start every round whose time has come; return how many this call started."""
+    started = 0
+    for round_id in Round.objects.due(now).order_by("due_at").values_list("pk", flat=True):
+        started += start_round(round_id, now, before_commit)
+    return started
+
+
+def start_round(
+    round_id: int, now: datetime, before_commit: Callable[[Round], None] | None = None
+) -> bool:
+    """Claim the round and make its boards in one transaction; False if it was started
+    already (by another process) or is not due. `before_commit` is for the tests of this
+    guarantee only."""
+    with transaction.atomic():
+        claimed = Round.objects.filter(
+            pk=round_id, started_at__isnull=True, event__paused=False
+        ).update(started_at=now)
+        if not claimed:
+            return False
+        rnd = Round.objects.select_related("event").get(pk=round_id)
+        event = Event.objects.select_for_update().get(pk=rnd.event_id)
+        if event.kind == Event.Kind.ARENA:
+            _open_arena(event, now)
+        else:
+            _pair_round(event, rnd, now)
+        if event.status == Event.Status.SCHEDULED:
+            event.status = Event.Status.RUNNING
+            event.save(update_fields=["status"])
+        bump(event.pk)
+        if before_commit is not None:
+            before_commit(rnd)
+    return True
+
+
+def _refresh_ratings(event: Event, entrants: list[Entrant]) -> None:
+    key = key_of(event)
+    if not key:
+        return
+    views = current_many([e.user_id for e in entrants], key)
+    for entrant in entrants:
+        entrant.rating = views[entrant.user_id].rating
+    Entrant.objects.bulk_update(entrants, ["rating"])
+
+
+def seeding(entrants: list[Entrant]) -> list[knockout.Entrant]:
+    return [knockout.Entrant(e.pk, e.rating, e.pk) for e in entrants]
+
+
+def _pair_round(event: Event, rnd: Round, now: datetime) -> None:
+    active = list(event.entrants.filter(withdrawn=False).order_by("pk"))
+    by_id = {e.pk: e for e in event.entrants.all()}
+    if rnd.number == 1:
+        _refresh_ratings(event, active)
+        if len(active) < 2:  # nobody to play: the event ends with no winner
+            event.status = Event.Status.FINISHED
+            event.save(update_fields=["status"])
+            return
+    if event.kind == Event.Kind.KNOCKOUT:
+        if rnd.number == 1:
+            pairs = knockout.first_round(knockout.seed(seeding(active)))
+        else:
+            before = list(event.boards.filter(round__number=rnd.number - 1).order_by("position"))
+            pairs = knockout.next_round(
+                [knockout.Pair(b.a_id, b.b_id) for b in before],
+                {i: b.winner_id for i, b in enumerate(before) if b.result != Board.Result.BYE},
+            )
+        rows = [(by_id[p.a], by_id[p.b] if p.b is not None else None) for p in pairs]
+    else:
+        games = swiss.pair_round(seeding(active), swiss_history(event), event.rounds_total)
+        rows = [(by_id[g.a], by_id[g.b] if g.b is not None else None) for g in games]
+    boards = [_open_board(event, rnd, i, a, b, now) for i, (a, b) in enumerate(rows)]
+    _save_boards(boards)
+    if all(board.decided for board in boards):
+        _round_decided(event, rnd, now)
+
+
+def swiss_history(event: Event) -> list[list[swiss.Game]]:
+    rounds: dict[int, list[swiss.Game]] = {}
+    for board in event.boards.select_related("round").order_by("round__number", "position"):
+        rounds.setdefault(board.round.number, []).append(
+            swiss.Game(board.a_id, board.b_id, board.winner_id)
+        )
+    return [rounds[n] for n in sorted(rounds)]
+
+
+def _round_decided(event: Event, rnd: Round, now: datetime) -> None:
+    """Every board of the round is decided: the next round gets its time, or the event ends."""
+    rnd.decided_at = now
+    rnd.save(update_fields=["decided_at"])
+    last = (
+        event.boards.filter(round=rnd).count() == 1
+        if event.kind == Event.Kind.KNOCKOUT
+        else rnd.number >= (event.rounds_total or 1)
+    )
+    if last:
+        event.status = Event.Status.FINISHED
+        event.save(update_fields=["status"])
+    else:
+        due = now + timedelta(seconds=event.break_seconds)
+        Round.objects.get_or_create(event=event, number=rnd.number + 1, defaults={"due_at": due})
+
+
+# ---- results ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    winner: int | None  # seat index; None: a draw (arena only)
+    forfeit: bool
+
+
+def decide(outcome: Any) -> Decision:
+    """The board's result from the match's outcome: the better place wins; a forfeited seat
+    is behind any other (the match layer puts it last already). A tie (both forfeited, or a
+    shared place) goes to seat 0 — the better seed of a knockout pair — except in an arena,
+    where it is a draw."""
+    seats = sorted(outcome.seats, key=lambda s: s.index)
+    first, second = seats[0], seats[1]
+    forfeit = first.forfeited or second.forfeited
+    one, two = (first.forfeited, first.place), (second.forfeited, second.place)
+    if one == two:
+        return Decision(None, forfeit)
+    return Decision(0 if one < two else 1, forfeit)
+
+
+def record_outcome(outcome: Any, now: datetime | None = None) -> bool:
+    """Advance the event whose board this match was; False if it was no board of ours or
+    was recorded already (a re-delivered signal, the sweep)."""
+    found = (
+        Board.objects.filter(match_id=outcome.match_id, result=Board.Result.PENDING)
+        .values_list("pk", "round_id", "event_id")
+        .first()
+    )
+    if found is None:
+        return False
+    board_id, round_id, event_id = found
+    now = now or outcome.finished_at
+    with transaction.atomic():
+        # One writer per round (arena: per event), so "was that the last board?" is exact.
+        if round_id is not None:
+            rnd = Round.objects.select_for_update().get(pk=round_id)
+            event = Event.objects.get(pk=event_id)
+        else:
+            rnd = None
+            event = Event.objects.select_for_update().get(pk=event_id)
+        board = Board.objects.select_related("a", "b").get(pk=board_id)
+        if board.decided:
+            return False
+        decision = decide(outcome)
+        board.result = Board.Result.FORFEIT if decision.forfeit else Board.Result.PLAYED
+        tie_winner = None if event.kind == Event.Kind.ARENA else board.a
+        board.winner = (
+            (board.a, board.b)[decision.winner] if decision.winner is not None else tie_winner
+        )
+        board.finished_at = now
+        board.save(update_fields=["result", "winner", "finished_at"])
+        if rnd is None:
+            _arena_after(event, board, now)
+        elif not rnd.boards.filter(result=Board.Result.PENDING).exists():
+            _round_decided(event, rnd, now)
+        bump(event.pk)
+    return True
+
+
+def sweep(now: datetime) -> int:
+    """Catch up on results a lost signal never brought (a process killed after the commit
+    that finished a match): every pending board's match, read back from the match layer."""
+    from matches.outcome import outcome_of
+
+    recorded = 0
+    pending = Board.objects.filter(
+        result=Board.Result.PENDING, match_id__isnull=False, event__status=Event.Status.RUNNING
+    ).values_list("match_id", flat=True)
+    for match_id in pending:
+        outcome = outcome_of(match_id)
+        if outcome is not None:
+            recorded += record_outcome(outcome, now)
+    return recorded
+
+
+# ---- the arena -------------------------------------------------------------------------
+
+
+def ends_at(event: Event) -> datetime:
+    return event.starts_at + timedelta(minutes=event.minutes or 0)
+
+
+def _open_arena(event: Event, now: datetime) -> None:
+    active = list(event.entrants.filter(withdrawn=False))
+    _refresh_ratings(event, active)
+    event.entrants.filter(withdrawn=False).update(waiting_since=now)
+    _wave(event, now)
+
+
+def _tally(entrant: Entrant) -> arena.Tally:
+    return arena.Tally(entrant.score, entrant.run, entrant.games, entrant.wins)
+
+
+def _arena_after(event: Event, board: Board, now: datetime) -> None:
+    for me, them in ((board.a, board.b), (board.b, board.a)):
+        if board.winner_id is None:
+            result = arena.DRAW
+        else:
+            result = arena.WIN if board.winner_id == me.pk else arena.LOSS
+        tally = arena.record(_tally(me), result)
+        me.score, me.run, me.games, me.wins = tally.score, tally.run, tally.games, tally.wins
+        me.last_opponent = them
+        me.waiting_since = None if me.withdrawn or now >= ends_at(event) else now
+        me.save(update_fields=["score", "run", "games", "wins", "last_opponent", "waiting_since"])
+    _wave(event, now)
+
+
+def arena_order(entrants: list[Entrant]) -> list[Entrant]:
+    """Arena standings: score, then wins, then rating, then who joined first."""
+    return sorted(entrants, key=lambda e: (-e.score, -e.wins, -e.rating, e.pk))
+
+
+def _wave(event: Event, now: datetime) -> int:
+    """Pair everyone waiting (the event's row is locked by the caller); return boards made."""
+    if now >= ends_at(event):
+        return 0
+    waiting = list(event.entrants.filter(withdrawn=False, waiting_since__isnull=False))
+    if len(waiting) < 2:
+        return 0
+    places = {e.pk: i + 1 for i, e in enumerate(arena_order(waiting))}
+    pairs = arena.pair_wave(
+        [arena.Waiting(e.pk, places[e.pk], e.last_opponent_id) for e in waiting]
+    )
+    by_id = {e.pk: e for e in waiting}
+    start = event.boards.count()
+    boards = [
+        _open_board(event, None, start + i, by_id[a], by_id[b], now)
+        for i, (a, b) in enumerate(pairs)
+    ]
+    _save_boards(boards)
+    paired = [x for pair in pairs for x in pair]
+    Entrant.objects.filter(pk__in=paired).update(waiting_since=None)
+    return len(boards)
+
+
+def arena_waves(now: datetime) -> int:
+    """A wave for every running arena (the beat's tick), and the end of finished ones."""
+    made = 0
+    for event_id in Event.objects.running_arenas().values_list("pk", flat=True):
+        with transaction.atomic():
+            event = Event.objects.select_for_update().get(pk=event_id)
+            if now >= ends_at(event):
+                if not event.boards.filter(result=Board.Result.PENDING).exists():
+                    event.status = Event.Status.FINISHED
+                    event.save(update_fields=["status"])
+                    bump(event.pk)
+                continue
+            new = _wave(event, now)
+            if new:
+                bump(event.pk)
+            made += new
+    return made
+
+
+def tick(now: datetime) -> dict[str, int]:
+    """What the beat runs every couple of seconds."""
+    return {
+        "rounds": start_due_rounds(now),
+        "swept": sweep(now),
+        "boards": arena_waves(now),
+    }
+
+
+# ---- the organiser's tools -------------------------------------------------------------
+
+
+def withdraw(event: Event, entrant: Entrant, now: datetime) -> None:
+    """Out of the event: a pending board goes to the opponent (its match plays on as an
+    ordinary match, no longer counted)."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        entrant = Entrant.objects.select_for_update().get(pk=entrant.pk, event=event)
+        entrant.withdrawn, entrant.waiting_since = True, None
+        entrant.save(update_fields=["withdrawn", "waiting_since"])
+        pending = event.boards.filter(result=Board.Result.PENDING)
+        for board in pending.filter(a=entrant) | pending.filter(b=entrant):
+            other = board.b if board.a_id == entrant.pk else board.a
+            board.result, board.winner, board.finished_at = Board.Result.WITHDRAWN, other, now
+            board.save(update_fields=["result", "winner", "finished_at"])
+            if board.round_id is None:
+                if not other.withdrawn and now < ends_at(event):
+                    Entrant.objects.filter(pk=other.pk).update(waiting_since=now)
+            else:
+                rnd = Round.objects.select_for_update().get(pk=board.round_id)
+                if not rnd.boards.filter(result=Board.Result.PENDING).exists():
+                    _round_decided(event, rnd, now)
+        bump(event.pk)
+
+
+def repair_board(event: Event, board: Board, now: datetime) -> Board:
+    """A fresh match for a pending board (a broken connection, a wrong setting): the old
+    match is no longer counted; the same two play again."""
+    with transaction.atomic():
+        board = (
+            Board.objects.select_for_update(of=("self",))
+            .select_related("a", "b")
+            .get(pk=board.pk, event=event)
+        )
+        if board.decided or board.b is None:
+            raise EventError("decided")
+        fresh = _open_board(event, board.round, board.position, board.a, board.b, now)
+        board.match_id, board.created = fresh.match_id, now
+        board.save(update_fields=["match_id", "created"])
+        board._tokens = getattr(fresh, "_tokens", {})
+        held = {seat_key(board.pk, u): t for u, t in board._tokens.items() if t}
+        transaction.on_commit(lambda: seat_cache().set_many(held, SEAT_TTL))
+        bump(event.pk)
+    return board
+
+
+def set_paused(event: Event, paused: bool, now: datetime) -> None:
+    """Hold the next round (it starts when resumed, at once if its time has passed)."""
+    Event.objects.filter(pk=event.pk).update(paused=paused, version=F("version") + 1)
