@@ -19,6 +19,7 @@ import gamekit
 from gamekit import SeatSpec
 from gamekit.events import PRIVATE, encode
 from matches.models import Action, Match
+from matches.text import describe_room_events
 
 SCHEMA = "hyakunin-record/1"
 # Room lines a record shows as steps (the state does not change, except `out`).
@@ -35,12 +36,16 @@ def revealed(stored: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return json.loads(json.dumps(shown))
 
 
-def _texts(game: gamekit.Game, events: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """The events in words, in every language of the site (the document is built once)."""
+def _texts(game: gamekit.Game, events: list[dict[str, Any]], room: int) -> dict[str, list[str]]:
+    """The events in words, in every language of the site (the document is built once): the
+    first `room` are the room's own (the start, a resignation: matches.text, as the live log
+    says them), the rest the game's."""
     texts = {}
     for code, _name in django_settings.LANGUAGES:
         with translation.override(code):
-            texts[code] = [str(line) for line in game.describe_events(events)]
+            texts[code] = describe_room_events(events[:room]) + [
+                str(line) for line in game.describe_events(events[room:])
+            ]
     return texts
 
 
@@ -70,26 +75,30 @@ def build(match: Match) -> dict[str, Any]:
         for row in match.actions.order_by("seq"):
             step: dict[str, Any] = {"seq": row.seq, "seat": row.seat, "actor": row.actor}
             kind = row.action.get("type") if row.kind == Action.Kind.ROOM else "game"
+            room = 0  # how many of the step's events are the room's own
             if kind == "start":
                 specs = [SeatSpec(**spec) for spec in row.action["seats"]]
                 state = game.new_state(match.settings, specs, match.seed)
-                events: list[dict[str, Any]] = []
+                events: list[dict[str, Any]] = revealed(row.events)
+                room = len(events)
             elif kind == "game":
                 state, stored = game.apply(state, row.seat, row.action)
                 events = revealed(encode(stored))
                 if events != revealed(row.events):
                     raise NotReplayable(f"the events of line {row.seq} differ from the log's")
-            elif kind == "out":
+            elif kind == "out":  # the room's line, then what the game made of it
                 state, stored = game.remove_seat(state, row.seat)
-                events = revealed(encode(stored))
+                events = revealed(row.events)[:1] + revealed(encode(stored))
+                room = 1
             elif kind in ROOM_STEPS and state is not None:
-                events = []
+                events = revealed(row.events)
+                room = len(events)
             else:
                 continue  # join, invite, rematch: nothing to look back on
             step["kind"] = kind
             step["action"] = dict(row.action) if kind == "game" else _room_action(row.action)
             step["events"] = events
-            step["text"] = _texts(game, events)
+            step["text"] = _texts(game, events, room)
             step["view"] = game.record_view(state)
             steps.append(step)
     except NotReplayable:

@@ -70,3 +70,19 @@ def test_replay_reaches_the_live_states(slug, mode, game_settings, seed, monkeyp
     assert as_json(document["steps"][-1]["view"]) == as_json(game.record_view(last))
     assert document["outcome"] == match.outcome
     assert game.outcome(last).to_json()["places"] == match.outcome["places"]
+
+
+def test_room_steps_keep_the_events_and_words_the_players_saw():
+    """The start and a resignation are steps with the room's events and their text in every
+    language, as the live log showed them (`started`, `resigned`; issue 43)."""
+    match, _token = services.create_match("bozu", {"players": 2}, "cpu")
+    services.resign(match.id, [0])
+    document = replay.build(Match.objects.get(pk=match.id))
+    steps = {s["kind"]: s for s in document["steps"]}
+    assert steps["start"]["events"] == [{"type": "started"}]
+    assert steps["resign"]["events"] == [{"type": "resigned", "seat": 0}]
+    assert steps["start"]["text"]["en"] == ["The game starts."]
+    for kind in ("start", "resign"):
+        texts = steps[kind]["text"]
+        assert all(len(texts[lang]) == 1 for lang in ("ja", "en", "zh-hans")), texts
+        assert len({texts[lang][0] for lang in ("ja", "en", "zh-hans")}) == 3, texts
