@@ -217,9 +217,12 @@ def signin_password(request):
         password=request.POST.get("password", ""),
     )
     if getattr(request, "axes_locked_out", False):
-        return _signin_failed(request, _("Too many wrong passwords: this handle is locked "
-                                         "for a while. A passkey or a recovery code still "
-                                         "works."), status=429)  # fmt: skip
+        # Our page, translated, instead of the one AxesMiddleware puts in place of any
+        # response while this flag is set (the lockout itself stands: axes keeps it).
+        request.axes_locked_out = False
+        message = _("Too many wrong passwords: this handle is locked for a while. A passkey "
+                    "or a recovery code still works.")  # fmt: skip
+        return _signin_failed(request, message, status=429)
     if authenticated is None:
         return _signin_failed(request, _("That handle and password do not match."))
     _sign_in(request, authenticated, "password")

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from tests.browser.conftest import WatchedPage
+from tests.support.server import AsgiServer
 
 pytestmark = pytest.mark.browser
 
@@ -25,8 +26,17 @@ def with_authenticator(context, page):
     return cdp, found["authenticatorId"]
 
 
-def test_passkey_sign_up_sign_out_sign_in_and_a_second_device_by_code(asgi_server, chromium):
-    site = f"http://localhost:{asgi_server.port}"
+@pytest.fixture
+def server(transactional_db):
+    """Its own server (not a warm fork): the lockout on, as in production."""
+    server = AsgiServer(extra_env={"DJANGO_SETTINGS_MODULE": "tests.browser.accounts_settings"})
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_passkey_sign_up_sign_out_sign_in_and_a_second_device_by_code(server, chromium):
+    site = f"http://localhost:{server.port}"
     first = chromium.new_context(locale="en-US")
     page = first.new_page()
     errors = []
@@ -76,6 +86,28 @@ def test_passkey_sign_up_sign_out_sign_in_and_a_second_device_by_code(asgi_serve
     assert len(sessions) == 2 and sum("(this device)" in s for s in sessions) == 1
     # Sign out everywhere from the first: the second is out too.
     page.click("[data-signout-everywhere]")
+    other.goto(f"{site}/en/account/")
+    assert "/account/signin/" in other.url
+
+    # A password account on the second browser: wrong passwords lock its handle, and then
+    # even the right one is refused (a passkey account has no password to guess).
+    other.goto(f"{site}/en/account/signup/")
+    other.fill("#id_handle", "taro_2")
+    other.fill("#id_password", "plum-blossom-417")
+    other.click("text=Make the account with a password")
+    other.wait_for_url(re.compile(r"/account/welcome/$"))
+    other.goto(f"{site}/en/account/")
+    other.click("[data-signout]")
+    statuses = []
+    for password in ["wrong-1", "wrong-2", "wrong-3", "wrong-4", "wrong-5", "plum-blossom-417"]:
+        other.goto(f"{site}/en/account/signin/")
+        other.fill("#signin-handle", "TARO_2")
+        other.fill("#signin-password", password)
+        with other.expect_response(re.compile(r"/signin/password/$")) as answer:
+            other.press("#signin-password", "Enter")
+        statuses.append(answer.value.status)
+    assert statuses == [400, 400, 400, 400, 429, 429], statuses
+    assert "this handle is locked for a while" in other.inner_text("[data-signin-error]")
     other.goto(f"{site}/en/account/")
     assert "/account/signin/" in other.url
     assert errors == []

@@ -77,8 +77,11 @@ def test_password_sign_in_locks_after_the_configured_failures(client, settings):
         : settings.AXES_FAILURE_LIMIT
     ]:
         client.post("/account/signin/password/", {"username": typed, "password": "wrong"})
-    locked = client.post("/account/signin/password/", {"username": "hanako", "password": PASSWORD})
+    locked = client.post(
+        "/en/account/signin/password/", {"username": "hanako", "password": PASSWORD}
+    )
     assert locked.status_code == 429
+    assert "this handle is locked for a while" in locked.content.decode()
     assert client.get("/account/").status_code == 302
     # One username for every spelling, and no address kept.
     assert list(AccessAttempt.objects.values("username", "ip_address")) == [
