@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from lobby import cooldown, pairing, pools, rating, timing
@@ -261,11 +261,12 @@ def run_wave(pool_key: str, now: datetime | None = None, force: bool = False) ->
     pairings' ids (start them with `start_pairing` after this returns).
 
     Exactly once: the pool's row is locked FOR UPDATE SKIP LOCKED, so while one process
-    runs a pool's wave another skips that pool rather than waiting to run it again; and each
-    group's seekers move from waiting to paired by an UPDATE that only matches rows still
-    waiting, checked to have moved them all, so a seeker who left (or anything unforeseen)
-    undoes the whole wave instead of pairing someone twice. SQLite, which has no row locks,
-    runs one writing transaction at a time, and the checked UPDATE holds the same way."""
+    runs a pool's wave another skips that pool rather than waiting to run it again; and the
+    wave's seekers move from waiting to their pairings by one UPDATE that only matches rows
+    still waiting, checked to have moved them all, so a seeker who left (or anything
+    unforeseen) undoes the whole wave instead of pairing someone twice. SQLite, which has no
+    row locks, runs one writing transaction at a time, and the checked UPDATE holds the same
+    way."""
     now = now or timezone.now()
     pool = pools.get(pool_key)
     if pool is None:
@@ -285,20 +286,25 @@ def run_wave(pool_key: str, now: datetime | None = None, force: bool = False) ->
             return []
         groups = pairing.wave([_member(s) for s in waiting], pool.seats)
         by_id = {s.id: s for s in waiting}
-        created: list[int] = []
-        waits: list[float] = []
-        seated: set[int] = set()
-        for group in groups:
-            ids = [m.id for m in group]
-            made = Pairing.objects.create(pool=pool_key, created_at=now)
-            moved = Seeker.objects.filter(id__in=ids, status=Seeker.Status.WAITING).update(
-                status=Seeker.Status.PAIRED, pairing=made, paired_at=now
+        made = Pairing.objects.bulk_create(
+            [Pairing(pool=pool_key, created_at=now) for _ in groups]
+        )  # ids come back (PostgreSQL, SQLite 3.35+)
+        owner = {
+            m.id: group.id for group, members in zip(made, groups, strict=True) for m in members
+        }
+        if owner:
+            # One UPDATE for the whole wave, matching only rows still waiting; all of them or
+            # the wave is undone.
+            moved = Seeker.objects.filter(id__in=list(owner), status=Seeker.Status.WAITING).update(
+                status=Seeker.Status.PAIRED,
+                paired_at=now,
+                pairing_id=Case(*(When(id=i, then=Value(p)) for i, p in owner.items())),
             )
-            if moved != len(ids):
+            if moved != len(owner):
                 raise RuntimeError("a seeker of this wave was not waiting any more")
-            created.append(made.id)
-            seated.update(ids)
-            waits += [(now - by_id[i].joined_at).total_seconds() for i in ids]
+        created = [group.id for group in made]
+        seated = set(owner)
+        waits = [(now - by_id[i].joined_at).total_seconds() for i in owner]
         missed = [s.id for s in waiting if s.id not in seated]
         if missed:
             Seeker.objects.filter(id__in=missed, status=Seeker.Status.WAITING).update(

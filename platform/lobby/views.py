@@ -125,15 +125,15 @@ def seek(request: HttpRequest) -> HttpResponse:
 
 
 def _seeks_this_minute(person: str) -> int:
-    """Count one more seek for this person in the current minute (the lobby cache: shared
-    by every process with REDIS_URL)."""
-    key = f"lobby:seeks:{person}:{int(time.time() // 60)}"
+    """Count one more seek for this person in their current minute, which starts at their
+    first seek (the lobby cache: shared by every process with REDIS_URL)."""
+    key = f"lobby:seeks:{person}"
     cache = handoff.cache()
-    cache.add(key, 0, 120)
+    cache.add(key, 0, 60)
     try:
         return cache.incr(key)
     except ValueError:  # expired between the two calls
-        cache.set(key, 1, 120)
+        cache.add(key, 1, 60)
         return 1
 
 

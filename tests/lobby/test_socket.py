@@ -46,14 +46,14 @@ class Socket:
         self.texts: list[str] = []
 
     async def open(self) -> dict:
-        connected, _ = await self.comm.connect()
+        connected, _ = await self.comm.connect(timeout=10)
         assert connected
         return await self.next("board")
 
     async def send(self, frame: dict) -> None:
         await self.comm.send_to(text_data=json.dumps(frame))
 
-    async def next(self, kind: str, timeout: float = 5) -> dict:
+    async def next(self, kind: str, timeout: float = 10) -> dict:
         while True:
             text = await self.comm.receive_from(timeout=timeout)
             self.texts.append(text)
@@ -121,7 +121,7 @@ async def test_a_seek_goes_when_its_owner_leaves():
 
     await ticker.announce_change()
     assert len((await b.next("board"))["seeks"]) == 1
-    await a.comm.disconnect()
+    await a.comm.disconnect(timeout=10)
     assert (await b.next("board"))["seeks"] == []
     await b.comm.disconnect()
 
