@@ -23,7 +23,7 @@ KEY = "karuta-competitive"
 SETTINGS = {"mode": "competitive", "memorise_seconds": 0}
 
 
-def wait_until(check, timeout=20.0, what="it"):
+def wait_until(check, timeout=60.0, what="it"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if check():
