@@ -236,6 +236,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "matches-sweep-stalled": {"task": "matches.tasks.sweep_stalled_matches", "schedule": 15.0},
     # Rated matches whose update no receiver applied (a process killed after the finish).
     "ratings-catch-up": {"task": "ratings.catch_up", "schedule": 60.0},
+    # Abandoned rated games whose match_finished no lobby receiver saw (lobby/tasks.py).
+    "lobby-catch-up": {"task": "lobby.catch_up", "schedule": 300.0},
     # Event rounds start on time, lost results are caught up, arenas pair their waves.
     "events-tick": {"task": "events.tick", "schedule": 2.0},
 }

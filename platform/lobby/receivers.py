@@ -49,7 +49,7 @@ def catch_up(since: datetime) -> int:
     from matches.outcome import outcome_of
 
     new = 0
-    for match in Match.objects.finished_since(since):
+    for match in Match.objects.finished_since(since).filter(rated=True):
         outcome = outcome_of(getattr(match, "pk", match))
         if outcome is not None:
             new += record_outcome(outcome)

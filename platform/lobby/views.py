@@ -54,7 +54,13 @@ def _page(request: HttpRequest, forms: dict[str, Any] | None = None, status: int
         "paces": _pace_names(),
         "modes": {"competitive": _("competitive"), "chirashi": _("chirashi")},
     }
+    ban = store.active_cooldown(person.user_id, timezone.now()) if person.user_id else None
     context = {
+        "cooldown": texts.refusal(
+            "cooldown", {"until": ban.end, "abandonments": ban.recent_abandonments}
+        )
+        if ban
+        else "",
         "games": games,
         "quick": _quick_groups(all_pools),
         "names": names,

@@ -125,3 +125,37 @@ def test_abandonments_are_counted_once_and_a_cooldown_keeps_a_person_from_rated_
     assert store.join_pool(CASUAL, person(u), now=now).status == "waiting"  # casual is open
     later = now + timedelta(minutes=9)
     assert store.join_pool(RATED, person(u), now=later).status == "waiting"
+
+
+def test_the_lobby_page_tells_a_cooling_down_player_how_long_and_why(client):
+    u = user("jiro")
+    now = timezone.now()
+    for minutes_ago in (3, 1):
+        Abandonment.objects.create(
+            user=u, match_id=uuid4(), at=now - timedelta(minutes=minutes_ago)
+        )
+    client.force_login(u)
+    page = client.get("/en/lobby/").content.decode()
+    assert "Rated games are closed to you for 9 minutes more" in page
+    assert "you left 2 rated games in the last 7 days" in page
+
+
+def test_the_catch_up_sweep_records_an_abandonment_whose_signal_was_lost():
+    from lobby import tasks
+    from matches.models import Match
+    from matches.services import SeatSpec, create_match_for
+
+    a, b = user("sabu"), user("shiro")
+    match, _tokens = create_match_for(
+        "bozu", {"players": 2}, "friend", [SeatSpec(a.pk), SeatSpec(b.pk)], rated=True
+    )
+    from matches import services
+
+    # Inside this test's transaction no on_commit hook runs: match_finished is never sent,
+    # as when a process dies between the finish's commit and the receivers.
+    services.resign(match.id, [0])
+    assert Match.objects.get(id=match.id).status == "finished"
+    assert not Abandonment.objects.exists()
+    assert tasks.catch_up() == 1
+    assert list(Abandonment.objects.values_list("user_id", flat=True)) == [a.pk]
+    assert tasks.catch_up() == 0
