@@ -43,6 +43,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("", include("pages.urls")),
     path("lobby/", include("lobby.urls")),
+    path("events/", include("events.urls")),
     path("", include(page_patterns)),
     path("ratings/", include("ratings.urls")),
     path("account/", include("players.urls")),

@@ -48,10 +48,12 @@ class Event(models.Model):
     )
     name = models.CharField(max_length=80)
     kind = models.CharField(max_length=8, choices=Kind.choices)
-    choice = models.CharField(max_length=24)  # one of events.games.CHOICES
+    choice = models.CharField(max_length=24)  # one of events.gamechoice.CHOICES
     game = models.CharField(max_length=32)
     settings = models.JSONField()
-    division = models.CharField(max_length=1, blank=True)  # "" or A..E (events.games.DIVISIONS)
+    division = models.CharField(
+        max_length=1, blank=True
+    )  # "" or A..E (events.gamechoice.DIVISIONS)
     by_link = models.BooleanField(default=False)
     rated = models.BooleanField(default=True)
     starts_at = models.DateTimeField()

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import F
 
 from events import arena, knockout, swiss
-from events.games import in_division
+from events.gamechoice import in_division
 from events.models import Board, Entrant, Event, Round
 from matches.services import SeatSpec, create_match_for
 from ratings.services import current, current_many, rating_key

@@ -17,7 +17,7 @@ from django.db import connection
 from django.utils import timezone
 
 from events import services
-from events.games import build_settings
+from events.gamechoice import build_settings
 from events.models import Board, Entrant, Event, Round
 from events.services import EventError
 from matches import rooms
