@@ -1,8 +1,8 @@
 """Genpei-sen online (issue 41), through a real server (daphne) and real WebSockets: a 2 v 2
 friend room of four scripted clients, each joining its team, played to the end with
-identical logs; one client drops after a few readings and the CPU plays its seat once the
-disconnect rule's grace has passed (2 s here instead of 45: the rule itself is tested
-against a controlled clock in tests/matches)."""
+identical logs (a spectator's too); one client drops after a few readings and the CPU plays
+its seat once the disconnect rule's grace has passed (2 s here instead of 45: the rule
+itself is tested against a controlled clock in tests/matches)."""
 
 from __future__ import annotations
 
@@ -47,11 +47,12 @@ def test_four_friends_play_two_against_two_and_the_cpu_takes_a_dropped_seat():
         assert sorted(tokens) == [0, 1, 2, 3]
         url = f"{server.ws_url}/play/{match.id}/ws/"
         bots = [KarutaBot(url, tokens[i], name=f"g{i}", seed=i) for i in range(4)]
+        spectator = KarutaBot(url, None, name="watcher")
         logs: dict[str, dict] = {}
         dropped_at: list[int] = []
 
         async def run():
-            for bot in bots:
+            for bot in [*bots, spectator]:
                 await bot.open()
             try:
 
@@ -61,10 +62,10 @@ def test_four_friends_play_two_against_two_and_the_cpu_takes_a_dropped_seat():
                     await bots[3].close()
 
                 await asyncio.gather(*(bot.play(timeout=200) for bot in bots[:3]), leaver())
-                for bot in bots[:3]:
+                for bot in [*bots[:3], spectator]:
                     logs[bot.name] = await bot.full_log()
             finally:
-                for bot in bots[:3]:
+                for bot in [*bots[:3], spectator]:
                     await bot.close()
 
         asyncio.run(run())
@@ -75,9 +76,10 @@ def test_four_friends_play_two_against_two_and_the_cpu_takes_a_dropped_seat():
     assert match.status == Match.Status.FINISHED
     assert game.dump_state(services.replay(match)) == match.state
     stored = {row.seq: row.events for row in match.actions.all()}
-    for bot in bots[:3]:
+    for bot in [*bots[:3], spectator]:
         assert logs[bot.name] == stored  # no private events in karuta: one log for all
-        assert check_released(bot) > 10  # nothing reached a seat before its time
+        assert check_released(bot) > 10  # nothing reached a seat or the spectator early
+    assert spectator.seat is None
     gone = bots[3].log
     assert {seq: gone[seq] for seq in gone} == {seq: stored[seq] for seq in gone}
     # After the drop and the grace, the CPU played the fourth seat (not only the judge's passes).
