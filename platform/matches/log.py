@@ -7,7 +7,8 @@ The log is the truth: `replay(match)` rebuilds the state from the seed and the l
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.db.models import Model
 
 import gamekit
 from gamekit import Game, SeatSpec
+from gamekit import events as game_events
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
 
@@ -66,18 +68,42 @@ def save_away(seats: Iterable[Seat]) -> None:
         Seat.objects.filter(pk=seat.pk).update(away_ms=seat.away_ms)
 
 
-def replay(match: Match) -> Any:
-    """The state reached by replaying the log from the seed (None before the start)."""
+@dataclass(frozen=True)
+class Step:
+    """One log line replayed: its kind ("game", or the room line's type: "start", "out",
+    "join" …), the state after it (None before the start) and the engine's events it caused
+    (encoded; none for a room line the engine does not see)."""
+
+    row: Action
+    kind: str
+    state: Any
+    events: list[dict[str, Any]]
+
+
+def replay_steps(match: Match, rows: Iterable[Action] | None = None) -> Iterator[Step]:
+    """The log replayed from the seed, line by line: the one replay (records, tests and
+    `replay` all walk it). A start builds the state, a game line applies, a player put out
+    is removed; other room lines leave it."""
     game = get_game(match)
     state = None
-    for row in match.actions.order_by("seq"):
-        if row.kind == Action.Kind.ROOM and row.action.get("type") == "start":
+    for row in match.actions.order_by("seq") if rows is None else rows:
+        kind = "game" if row.kind == Action.Kind.GAME else row.action.get("type", "")
+        events: list[Any] = []
+        if kind == "start":
             specs = [SeatSpec(**spec) for spec in row.action["seats"]]
             state = game.new_state(match.settings, specs, match.seed)
-        elif row.kind == Action.Kind.GAME:
-            state, _events = game.apply(state, row.seat, row.action)
-        elif row.kind == Action.Kind.ROOM and row.action.get("type") == "out":
-            state, _events = game.remove_seat(state, row.seat)
+        elif kind == "game":
+            state, events = game.apply(state, row.seat, row.action)
+        elif kind == "out":
+            state, events = game.remove_seat(state, row.seat)
+        yield Step(row, kind, state, game_events.encode(events))
+
+
+def replay(match: Match) -> Any:
+    """The state reached by replaying the log from the seed (None before the start)."""
+    state = None
+    for step in replay_steps(match):
+        state = step.state
     return state
 
 

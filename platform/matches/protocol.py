@@ -1,9 +1,8 @@
 """Frames in: parsing and validation, so the consumer is a thin socket.
 
-Everything a client sends is checked here before anything else sees it: the size, the
-JSON (no NaN/Infinity literals, no number that overflows to infinity), every string (no
-lone UTF-16 surrogate, no NUL: PostgreSQL's JSON cannot store either and a browser's
-TextEncoder would mangle the first), the nesting depth and the integers' range. An
+Everything a client sends is checked here before anything else sees it: the size, then the
+JSON as `gamekit.strictjson` parses and checks it (the one strict parser: no NaN/Infinity,
+no infinite number, no lone surrogate or NUL, a bounded depth), and the integers' range. An
 action is bounded more tightly (`check_action`): it is stored in the log, broadcast
 through the channel layer and replayed by every process, so it must survive all three.
 """
@@ -11,10 +10,10 @@ through the channel layer and replayed by every process, so it must survive all 
 from __future__ import annotations
 
 import json
-import math
 import re
 from typing import Any
 
+from gamekit import strictjson
 from matches.conf import conf
 from matches.errors import MatchError
 
@@ -58,10 +57,6 @@ def _refused(code: str, text: str | None = None, message: Any = None) -> BadFram
     return error
 
 
-def _reject_constant(name: str) -> Any:
-    raise BadFrame("bad_json")  # NaN / Infinity are not JSON
-
-
 def parse(text: str | None) -> dict[str, Any]:
     """A client's frame as a checked dict with a string "type", or BadFrame."""
     if text is None:
@@ -76,55 +71,18 @@ def parse(text: str | None) -> dict[str, Any]:
     if size > limit:
         raise BadFrame("frame_too_large")
     try:
-        message = json.loads(text, parse_constant=_reject_constant)
-    except BadFrame:  # NaN / Infinity
-        raise _refused("bad_json", text) from None
-    except (ValueError, RecursionError):
+        message = strictjson.parse(text)
+    except strictjson.NotJSON:
         raise _refused("bad_json", text) from None
     if not isinstance(message, dict):
         raise BadFrame("bad_message")
     try:
-        check_value(message, FRAME_MAX_DEPTH)
-    except BadFrame as exc:
-        raise _refused(exc.code, message=message) from None
+        strictjson.check(message, FRAME_MAX_DEPTH)
+    except strictjson.Unfit:
+        raise _refused("bad_message", message=message) from None
     if not isinstance(message.get("type"), str):
         raise _refused("bad_message", message=message)
     return message
-
-
-def check_value(value: Any, depth: int, int_limit: int | None = None) -> None:
-    """Walk a parsed JSON value: strings clean, floats finite, nesting at most `depth`
-    (and integers within ±`int_limit` when given). Raises BadFrame("bad_message")."""
-    if depth < 0:
-        raise BadFrame("bad_message")
-    if isinstance(value, str):
-        _check_string(value)
-    elif isinstance(value, bool) or value is None:
-        return
-    elif isinstance(value, int):
-        if int_limit is not None and abs(value) > int_limit:
-            raise BadFrame("bad_message")
-    elif isinstance(value, float):
-        if not math.isfinite(value) or (int_limit is not None and abs(value) > int_limit):
-            raise BadFrame("bad_message")  # 1e400 parses as inf: never stored, never echoed
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _check_string(key)
-            check_value(item, depth - 1, int_limit)
-    elif isinstance(value, list):
-        for item in value:
-            check_value(item, depth - 1, int_limit)
-    else:  # pragma: no cover - json.loads makes nothing else
-        raise BadFrame("bad_message")
-
-
-def _check_string(text: str) -> None:
-    if "\x00" in text:
-        raise BadFrame("bad_message")
-    try:
-        text.encode()
-    except UnicodeEncodeError:  # "\ud800" escaped in the JSON: a lone surrogate
-        raise BadFrame("bad_message") from None
 
 
 def check_action(action: Any) -> dict[str, Any]:
@@ -134,7 +92,10 @@ def check_action(action: Any) -> dict[str, Any]:
     the game's to judge: `Game.clean_action`, then `apply`.)"""
     if not isinstance(action, dict):
         raise BadFrame("bad_message")
-    check_value(action, ACTION_MAX_DEPTH, MAX_SAFE_INT)
+    try:
+        strictjson.check(action, ACTION_MAX_DEPTH, MAX_SAFE_INT)
+    except strictjson.Unfit:
+        raise BadFrame("bad_message") from None
     encoded = json.dumps(action, ensure_ascii=False, separators=(",", ":"))
     if len(encoded.encode()) > ACTION_MAX_BYTES or _longest_string(action) > ACTION_MAX_STRING:
         raise BadFrame("bad_message")

@@ -17,27 +17,21 @@ this module.
 
 from __future__ import annotations
 
-from matches.autoplay import advance, cpu_move, due_matches, sweep
+from matches.autoplay import advance, sweep
 from matches.broadcast import (
     collecting_notices,
     notice,
-    notify,
     send_notices,
 )
 from matches.clock import (
     absent_since,
     conf,
-    cpu_delay,
-    default_level,
-    disconnect_grace_ms,
     heartbeat_interval,
-    presence_stale,
-    turn_since,
 )
 from matches.log import get_game, replay
 from matches.models import Match, group_name
-from matches.moves import MOVE_FIELDS, Applied, submit_action
-from matches.presence import expire_leases, heartbeat, presence, renew_leases
+from matches.moves import Applied, submit_action
+from matches.presence import expire_leases, presence, renew_leases
 from matches.rooms import (
     SeatSpec,
     create_match,
@@ -45,12 +39,11 @@ from matches.rooms import (
     join,
     leave,
     new_invite,
-    new_seed,
     rematch,
     resign,
     start_with_cpu,
 )
-from matches.tokens import hash_token, new_token, seats_for_token, still_held, token_seats
+from matches.tokens import hash_token, token_seats
 
 # The reads outside the move path, on the match manager (matches/models.py).
 known = Match.objects.known
@@ -60,7 +53,6 @@ seq_of = Match.objects.seq_of
 standing = Match.objects.standing
 
 __all__ = [
-    "MOVE_FIELDS",
     "Applied",
     "SeatSpec",
     "absent_since",
@@ -68,42 +60,29 @@ __all__ = [
     "by_invite",
     "collecting_notices",
     "conf",
-    "cpu_delay",
-    "cpu_move",
     "create_match",
     "create_match_for",
-    "default_level",
-    "disconnect_grace_ms",
-    "due_matches",
     "expire_leases",
     "find",
     "get_game",
     "group_name",
     "hash_token",
-    "heartbeat",
     "heartbeat_interval",
     "join",
     "known",
     "leave",
     "new_invite",
-    "new_seed",
-    "new_token",
     "notice",
-    "notify",
     "presence",
-    "presence_stale",
     "rematch",
     "renew_leases",
     "replay",
     "resign",
-    "seats_for_token",
     "send_notices",
     "seq_of",
     "standing",
     "start_with_cpu",
-    "still_held",
     "submit_action",
     "sweep",
     "token_seats",
-    "turn_since",
 ]

@@ -1,6 +1,6 @@
 """A finished match's record: its log replayed through the engine, every state shown through
 `Game.record_view`, in one JSON document (schema: docs/records.md). Never a second copy of
-the rules: the states are what `Game.apply` reaches from the seed, as `matches.log.replay`.
+the rules: the states are what `Game.apply` reaches from the seed (`matches.log.replay_steps`).
 
 The document holds no seat token, invite code or room id, and of the people only this: seats
 are colours, human or CPU (and its level), with a signed-in player's handle.
@@ -16,9 +16,9 @@ from django.conf import settings as django_settings
 from django.utils import translation
 
 import gamekit
-from gamekit import SeatSpec
-from gamekit.events import PRIVATE, encode
-from matches.models import Action, Match
+from gamekit.events import PRIVATE
+from matches.log import replay_steps
+from matches.models import Match
 from matches.text import describe_room_events
 
 SCHEMA = "hyakunin-record/1"
@@ -70,25 +70,20 @@ def build(match: Match) -> dict[str, Any]:
         for s in match.seats.select_related("user").order_by("index")
     ]
     steps: list[dict[str, Any]] = []
-    state = None
     try:
-        for row in match.actions.order_by("seq"):
+        for replayed in replay_steps(match):  # the match layer's one replay of a log
+            row, kind, state = replayed.row, replayed.kind, replayed.state
             step: dict[str, Any] = {"seq": row.seq, "seat": row.seat, "actor": row.actor}
-            kind = row.action.get("type") if row.kind == Action.Kind.ROOM else "game"
             room = 0  # how many of the step's events are the room's own
             if kind == "start":
-                specs = [SeatSpec(**spec) for spec in row.action["seats"]]
-                state = game.new_state(match.settings, specs, match.seed)
                 events: list[dict[str, Any]] = revealed(row.events)
                 room = len(events)
             elif kind == "game":
-                state, stored = game.apply(state, row.seat, row.action)
-                events = revealed(encode(stored))
+                events = revealed(replayed.events)
                 if events != revealed(row.events):
                     raise NotReplayable(f"the events of line {row.seq} differ from the log's")
             elif kind == "out":  # the room's line, then what the game made of it
-                state, stored = game.remove_seat(state, row.seat)
-                events = revealed(row.events)[:1] + revealed(encode(stored))
+                events = revealed(row.events)[:1] + revealed(replayed.events)
                 room = 1
             elif kind in ROOM_STEPS and state is not None:
                 events = revealed(row.events)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.conf import settings
@@ -16,6 +15,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from gamekit import strictjson
 from telemetry.models import TelemetryEvent
 from telemetry.schema import (
     ACCEPTED_SCHEMA,
@@ -70,25 +70,6 @@ def _too_large(message: Any) -> Response:
     )
 
 
-def _no_constants(name: str) -> Any:
-    raise ValueError(name)
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _value in pairs]
-    if len(set(keys)) != len(keys):
-        raise ValueError("duplicate key")
-    return dict(pairs)
-
-
-def _valid_unicode(data: Any) -> bool:
-    try:
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 class EventIntake(APIView):
     authentication_classes: list = []  # no session, so no CSRF and no user link
     permission_classes = [AllowAny]
@@ -128,12 +109,11 @@ class EventIntake(APIView):
         if len(body) > limit:
             return _reject("body", too_big)
         try:
-            data = json.loads(body, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
-        except (ValueError, RecursionError):
-            return _reject("body", _("The body is not valid JSON."))
-        if not _valid_unicode(data):
+            data = strictjson.parse(body, unique_keys=True)
             # JSON's \ud800 escapes decode to lone surrogates, which no UTF-8 answer can
-            # echo back (they made the error renderer fail with a 500).
+            # echo back (they made the error renderer fail with a 500): refused with the rest.
+            strictjson.check(data)
+        except (strictjson.NotJSON, strictjson.Unfit):
             return _reject("body", _("The body is not valid JSON."))
         try:
             rows = validate_batch(data)

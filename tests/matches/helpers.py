@@ -11,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 
 import gamekit
 from matches import services
+from matches.log import replay_steps
 from matches.models import Match
 
 ORIGIN = [(b"origin", b"http://localhost")]
@@ -33,20 +34,9 @@ def load(match_id: Any) -> tuple[Match, Any]:
 
 
 def states_by_seq(match: Match) -> dict[int, Any]:
-    """The game state after every seq, replayed from the log here, independently of the
-    services (a start builds it, game rows apply, a player put out is removed)."""
-    game = game_for(match)
-    state, states = None, {0: None}
-    for row in match.actions.order_by("seq"):
-        if row.kind == "room" and row.action["type"] == "start":
-            specs = [gamekit.SeatSpec(**spec) for spec in row.action["seats"]]
-            state = game.new_state(match.settings, specs, match.seed)
-        elif row.kind == "game":
-            state, _ = game.apply(state, row.seat, row.action)
-        elif row.kind == "room" and row.action["type"] == "out":
-            state, _ = game.remove_seat(state, row.seat)
-        states[row.seq] = state
-    return states
+    """The game state after every seq, replayed from the log (the match layer's one replay,
+    `log.replay_steps`), to hold the states the server sent against."""
+    return {0: None, **{step.row.seq: step.state for step in replay_steps(match)}}
 
 
 def a_legal_action(match_id: Any, seat: int, rng: random.Random) -> dict[str, Any]:
