@@ -98,6 +98,8 @@ class KarutaSettingsForm(forms.Form):
     team_size = forms.TypedChoiceField(
         label=_("Players in your team (Genji), you included"),
         choices=TEAM_SIZE_CHOICES,
+        # The menu names each seat's team by these (karuta/menu.js).
+        widget=forms.Select(attrs={"data-team-name": _("Genji")}),
         coerce=int,
         required=False,
         empty_value=None,
@@ -107,6 +109,7 @@ class KarutaSettingsForm(forms.Form):
     enemy_size = forms.TypedChoiceField(
         label=_("Players in the other team (Heike)"),
         choices=TEAM_SIZE_CHOICES,
+        widget=forms.Select(attrs={"data-team-name": _("Heike")}),
         coerce=int,
         required=False,
         empty_value=None,

@@ -67,6 +67,10 @@ def test_two_against_two_cpus_by_keyboard_then_by_clicks_on_a_phone(asgi_server,
     page.select_option("#id_enemy_size", "2")
     page.check("#id_cpu_level_nyumon")
     page.select_option("#id_seat_level_1", "nyumon")  # your teammate
+    # The menu says each CPU seat's team, and offers only the seats there are.
+    assert "源氏" in page.inner_text("[data-field=seat_level_1] label")
+    assert "平家" in page.inner_text("[data-field=seat_level_3] label")
+    assert page.locator("[data-field=seat_level_4]").is_hidden()
     page.select_option("#id_poem_set", "1")
     page.select_option("#id_pace", FASTEST)
     page.select_option("#id_memorise_seconds", "0")

@@ -46,7 +46,13 @@ function update(event) {
   for (const box of form.querySelectorAll("[data-field^='seat_level_']")) {
     const seat = Number(box.dataset.field.slice("seat_level_".length));
     box.hidden = mode !== "genpei" || seat >= seats;
-    box.dataset.team = seat < mine ? "genji" : "heike";
+    // Say which team the seat plays for: "CPU strength of seat 3 · Heike".
+    const team = (seat < mine ? form.elements.team_size : form.elements.enemy_size)?.dataset.teamName;
+    const label = box.querySelector("label");
+    if (label && team) {
+      label.dataset.base ??= label.textContent;
+      label.textContent = `${label.dataset.base} · ${team}`;
+    }
   }
   for (const button of form.querySelectorAll("[data-play-mode]")) {
     button.hidden = !(BUTTONS[button.dataset.playMode] ?? []).includes(mode);
