@@ -70,7 +70,6 @@ class LocalDriver:
         self._held: dict[str, Counter[int]] = {}  # match -> seat -> open sockets
         self._sockets = 0
         self._keeper: asyncio.Task | None = None
-        self.beats = 0  # lease renewals done (tests wait on it instead of sleeping)
 
     # --- the timer ------------------------------------------------------------------------
 
@@ -185,7 +184,6 @@ class LocalDriver:
             await asyncio.sleep(services.heartbeat_interval())
             try:
                 await db_call(services.renew_leases)(self.held())
-                self.beats += 1
                 if services.conf("INPROCESS_DRIVER", True):
                     _moved, notices = await db_call(services.collecting_notices(services.sweep))(
                         timedelta(seconds=1)

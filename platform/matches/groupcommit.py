@@ -32,8 +32,6 @@ class GroupCommit:
         self.function = function
         self.waiting: list[Pending] = []
         self.running: asyncio.Task | None = None
-        self.groups = 0  # transactions written, and acts in them (the tests read these)
-        self.acts = 0
 
     async def submit(self, *args: Any, **kwargs: Any) -> Any:
         loop = asyncio.get_running_loop()
@@ -59,8 +57,6 @@ class GroupCommit:
                     if not future.done():
                         future.set_exception(exc)
                 continue
-            self.groups += 1
-            self.acts += len(group)
             await send_notices(notices)  # after the commit, before any act is acknowledged
             for (_args, _kwargs, future), (ok, value) in zip(group, outcomes, strict=True):
                 if future.done():
