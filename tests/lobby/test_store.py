@@ -159,3 +159,17 @@ def test_the_catch_up_sweep_records_an_abandonment_whose_signal_was_lost():
     assert tasks.catch_up() == 1
     assert list(Abandonment.objects.values_list("user_id", flat=True)) == [a.pk]
     assert tasks.catch_up() == 0
+
+
+def test_old_places_and_pairings_are_forgotten():
+    from lobby import tasks
+    from lobby.models import Pairing
+
+    old = timezone.now() - timedelta(days=8)
+    for x in "ab":
+        store.join_pool(CASUAL, Person(f"g{x}"), now=old)
+    store.run_wave(CASUAL, now=old, force=True)
+    store.join_pool(CASUAL, Person("gc"), now=old)  # still waiting: kept
+    assert tasks.purge() == 2
+    assert list(Seeker.objects.values_list("person", flat=True)) == ["gc"]
+    assert not Pairing.objects.exists()
