@@ -72,13 +72,19 @@ def test_passkey_sign_up_sign_out_sign_in_and_a_second_device_by_code(server, ch
     page.click("[data-new-code]")
     code = page.locator("[data-signin-code]").inner_text()
 
-    second = chromium.new_context(locale="en-US")  # no authenticator at all
+    # A phone, with no authenticator at all.
+    second = chromium.new_context(locale="en-US", viewport={"width": 390, "height": 844})
     other = second.new_page()
     other.goto(f"{site}/en/account/signin/")
+    assert not WatchedPage(other).overflows_horizontally()
     other.fill("#signin-code", code)
     other.press("#signin-code", "Enter")
     other.wait_for_url(re.compile(r"/en/account/$"))
     assert other.locator("[data-nav-account]").inner_text() == "Hanako"
+    assert not WatchedPage(other).overflows_horizontally()
+    other.click("[data-new-code]")  # the code page on a phone: a long link and a QR code
+    assert other.locator("[data-signin-qr] svg").is_visible()
+    assert not WatchedPage(other).overflows_horizontally()
 
     page.goto(f"{site}/en/account/")
     assert WatchedPage(page).axe_violations() == []
