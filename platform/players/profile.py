@@ -8,10 +8,12 @@ from django.views.decorators.http import require_GET
 
 from players import handles, played, trainer
 from players.models import Profile
+from players.ratelimit import limited
 from ratings import services as ratings_services
 
 
 @require_GET
+@limited("profile", methods=("GET", "HEAD"))
 def profile(request, handle: str):
     found = (
         Profile.objects.select_related("user").filter(handle_key=handles.handle_key(handle)).first()

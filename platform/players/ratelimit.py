@@ -19,6 +19,7 @@ DEFAULT_LIMITS = {
     "signin": (20, 60),  # passkey options and assertions, password sign-ins
     "code": (10, 60),  # one-time codes and recovery codes: guesses
     "account": (30, 60),  # signed-in changes, exports, new codes
+    "profile": (60, 60),  # public profile pages (each reads a player's games)
 }
 _COUNTERS: dict[str, WindowCounter] = {}
 
@@ -34,11 +35,13 @@ def allowed(request, scope: str) -> bool:
     return counter.hit(key, limit, window, 10_000, time.monotonic()) == 0.0
 
 
-def limited(scope: str):
+def limited(scope: str, methods: tuple[str, ...] = ("POST",)):
+    """Counts the view's requests of these methods (POST: every change and every guess)."""
+
     def wrap(view):
         @functools.wraps(view)
         def inner(request, *args, **kwargs):
-            if request.method == "POST" and not allowed(request, scope):
+            if request.method in methods and not allowed(request, scope):
                 return HttpResponse(
                     _("Too many attempts. Please wait a minute and try again."),
                     status=429,

@@ -252,7 +252,7 @@ def signin_code(request):
     return redirect("players:account")
 
 
-@limited("code")
+@limited("code", methods=("GET", "HEAD", "POST"))
 def signin_link(request, token: str):
     """GET asks (a link previewer must not spend the code), POST signs in."""
     if request.method == "POST":

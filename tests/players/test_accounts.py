@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import URLPattern, reverse
 from django.utils import timezone
 
-from players import accounts
+from players import accounts, ratelimit
 from players import urls as player_urls
 from players.models import DeviceSession, RecoveryCode, SignInCode
 
@@ -192,6 +192,14 @@ def test_the_account_endpoints_are_rate_limited_per_address(client, settings):
         client.post("/account/signin/code/", {"code": "AAAA-BBBB"}).status_code for _ in range(3)
     ]
     assert guesses == [400, 400, 429]
+    # Reads a script could repeat: link tokens (a GET only looks) and profile pages.
+    settings.PLAYERS_RATE_LIMITS = {"code": (2, 60), "profile": (3, 60)}
+    ratelimit.reset()
+    peeks = [client.get("/account/signin/link/" + "x" * 32 + "/").status_code for _ in range(3)]
+    assert peeks == [404, 404, 429]
+    sign_up(Client(), "hanako")
+    pages = [client.get("/@/hanako/").status_code for _ in range(4)]
+    assert pages == [200, 200, 200, 429]
 
 
 def test_the_one_time_link_is_also_a_qr_code(client):
