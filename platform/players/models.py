@@ -13,8 +13,11 @@ from django.conf import settings
 from django.db import models
 
 
-def _webauthn_user_id() -> bytes:
+def new_webauthn_id() -> bytes:
     return secrets.token_bytes(32)
+
+
+_webauthn_user_id = new_webauthn_id  # the name migration 0001 refers to
 
 
 class Profile(models.Model):
@@ -23,7 +26,7 @@ class Profile(models.Model):
     )
     handle_key = models.CharField(max_length=80, unique=True)
     # The WebAuthn user handle: random, so a passkey names no account detail.
-    webauthn_id = models.BinaryField(max_length=32, default=_webauthn_user_id, unique=True)
+    webauthn_id = models.BinaryField(max_length=32, default=new_webauthn_id, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     keep_trainer = models.BooleanField(default=False)
 

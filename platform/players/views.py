@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from players import accounts, names, passkeys
-from players.models import Passkey, RecoveryCode
+from players.models import Passkey, RecoveryCode, new_webauthn_id
 from players.ratelimit import limited
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -112,9 +112,7 @@ def signup_passkey_options(request):
     handle = str(_json_body(request).get("handle", ""))
     try:
         handle = names.clean_new_handle(handle)
-        from players.models import _webauthn_user_id
-
-        options = passkeys.registration_options(request, handle, _webauthn_user_id())
+        options = passkeys.registration_options(request, handle, new_webauthn_id())
     except ValidationError as error:
         return _json_error(error.messages[0])
     except passkeys.CeremonyError as error:
@@ -171,7 +169,9 @@ def _next(request) -> str:
     from django.utils.http import url_has_allowed_host_and_scheme
 
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, False):
+    if target and url_has_allowed_host_and_scheme(
+        target, {request.get_host()}, require_https=request.is_secure()
+    ):
         return target
     return reverse("players:account")
 
@@ -328,7 +328,13 @@ def passkey_add_verify(request):
 @require_POST
 @limited("account")
 def passkey_remove(request, passkey_id: int):
-    Passkey.objects.filter(user=request.user, pk=passkey_id).delete()
+    user = request.user
+    kept = Passkey.objects.filter(user=user)
+    if not user.has_usable_password() and not kept.exclude(pk=passkey_id).exists():
+        # Recovery codes alone would be the only way back in: keep it.
+        messages.error(request, _("This is your only way to sign in: add another passkey first."))
+        return redirect("players:account")
+    kept.filter(pk=passkey_id).delete()
     return redirect("players:account")
 
 

@@ -132,3 +132,15 @@ def test_a_second_passkey_is_added_from_the_account_page(client):
     assert added.status_code == 200 and Passkey.objects.count() == 2
     client.post("/account/signout/")
     assert sign_in(client, second).status_code == 200
+
+
+def test_the_last_way_in_cannot_be_removed(client):
+    sign_up(client)
+    only = Passkey.objects.get()
+    assert client.post(f"/account/passkeys/{only.pk}/remove/").status_code == 302
+    assert Passkey.objects.filter(pk=only.pk).exists()  # no password: it stays
+    options = post_json(client, "/account/passkeys/options/", {}).json()
+    second = SoftAuthenticator(ORIGIN, RP_ID)
+    post_json(client, "/account/passkeys/verify/", {"credential": second.register(options)})
+    assert client.post(f"/account/passkeys/{only.pk}/remove/").status_code == 302
+    assert list(Passkey.objects.values_list("credential_id", flat=True)) == [second.credential_id]
