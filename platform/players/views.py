@@ -14,6 +14,7 @@ from django.contrib.auth import authenticate, login, logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -22,6 +23,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from players import accounts, names, passkeys
+from players.handles import HandleRefusal
 from players.models import Passkey, RecoveryCode, new_webauthn_id
 from players.ratelimit import limited
 
@@ -101,8 +103,6 @@ def signup_password(request):
 
 
 def _taken(handle):
-    from players.handles import HandleRefusal
-
     return HandleRefusal("taken", handle)
 
 
@@ -126,11 +126,16 @@ def signup_passkey_verify(request):
     try:
         credential = passkeys.parse_credential(request.body)
         pending, verified = passkeys.verify_registration(request, credential)
-        user = accounts.create_account(pending["user_name"])
-        profile = user.player
-        profile.webauthn_id = passkeys.base64url_to_bytes(pending["webauthn_id"])
-        profile.save(update_fields=["webauthn_id"])
-        passkeys.save_passkey(user, verified, credential)
+        with transaction.atomic():  # an account with its passkey, or nothing
+            user = accounts.create_account(pending["user_name"])
+            profile = user.player
+            profile.webauthn_id = passkeys.base64url_to_bytes(pending["webauthn_id"])
+            profile.save(update_fields=["webauthn_id"])
+            try:
+                with transaction.atomic():
+                    passkeys.save_passkey(user, verified, credential)
+            except IntegrityError as error:  # a credential already registered here
+                raise passkeys.CeremonyError("refused") from error
     except passkeys.CeremonyError as error:
         return _json_error(ceremony_message(error.reason))
     except accounts.HandleTaken as taken:

@@ -144,3 +144,13 @@ def test_the_last_way_in_cannot_be_removed(client):
     post_json(client, "/account/passkeys/verify/", {"credential": second.register(options)})
     assert client.post(f"/account/passkeys/{only.pk}/remove/").status_code == 302
     assert list(Passkey.objects.values_list("credential_id", flat=True)) == [second.credential_id]
+
+
+def test_a_credential_registered_twice_makes_no_second_account(client):
+    authenticator, _ = sign_up(client, "hanako")
+    client.post("/account/signout/")
+    options = post_json(client, "/account/signup/passkey/options/", {"handle": "taro"}).json()
+    again = post_json(client, "/account/signup/passkey/verify/",
+                      {"credential": authenticator.register(options)})  # fmt: skip
+    assert again.status_code == 400
+    assert list(Profile.objects.values_list("handle_key", flat=True)) == ["hanako"]
