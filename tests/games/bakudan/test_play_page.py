@@ -9,6 +9,7 @@ import re
 import pytest
 from django.test import Client
 
+import gamekit
 from games.bakudan import number as game_number
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ def test_play_page_strings_are_valid_json_in_every_language(language):
     assert set(text["kinds"]) == {
         "bomb", "nipper", "peek", "dodge", "bottom", "push", "snatch", "shield", "shuffle", "blank",
     }  # fmt: skip
-    assert set(text["colours"]) == {"red", "blue", "green", "yellow", "purple"}
+    assert set(text["colours"]) == set(gamekit.SEAT_COLOURS)  # every seat colour the site has
     assert set(text["levels"]) == {"reckless", "calm", "ruthless"}
     assert 'src="/static/js/bakudan/play.js"' in html
     # The menu link of the result screen is in the page's language (the game link needs it).
