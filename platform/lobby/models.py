@@ -126,3 +126,12 @@ class FairPlay(models.Model):
 
     def __str__(self) -> str:
         return f"fair play {self.user_id}"
+
+
+class TakesCounted(models.Model):
+    """A rated karuta match whose take times are in its players' FairPlay records: once."""
+
+    match_id = models.UUIDField(primary_key=True)
+
+    def __str__(self) -> str:
+        return "takes counted"

@@ -41,6 +41,9 @@ def record_outcome(outcome: Any) -> int:
 def on_match_finished(sender: Any, match_id: Any = None, outcome: Any = None, **_: Any) -> None:
     if outcome is not None:
         record_outcome(outcome)
+        from lobby import takes
+
+        takes.count_match(outcome)
 
 
 def catch_up(since: datetime) -> int:
@@ -53,6 +56,9 @@ def catch_up(since: datetime) -> int:
         outcome = outcome_of(getattr(match, "pk", match))
         if outcome is not None:
             new += record_outcome(outcome)
+            from lobby import takes
+
+            takes.count_match(outcome)
     return new
 
 

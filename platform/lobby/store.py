@@ -406,14 +406,14 @@ def cpu_level_for(game_slug: str, strength: float) -> str | None:
     not ranked by strength (Bozu's play alike, Bakudan's are personalities), so their
     default level."""
     import gamekit
-    from matches.services import default_level
 
     if game_slug == "karuta":
         from ratings.services import cpu_ratings
 
         settled = cpu_ratings()
         return min(settled, key=lambda level: (abs(settled[level] - strength), level))
-    return default_level(gamekit.registry.get(game_slug))
+    levels = gamekit.registry.get(game_slug).cpu_levels
+    return levels[0].key if levels else None  # the game's default level
 
 
 def cpu_match(pool_key: str, person: Person) -> tuple[Any, str]:
