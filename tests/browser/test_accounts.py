@@ -15,6 +15,19 @@ from tests.support.server import AsgiServer
 pytestmark = pytest.mark.browser
 
 
+# Whether the offline cache holds a page (not a static file) whose text names `handle`.
+OFFLINE_COPY_NAMES = """async (handle) => {
+  for (const key of await caches.keys()) {
+    const cache = await caches.open(key);
+    for (const request of await cache.keys()) {
+      if (new URL(request.url).pathname.startsWith("/static/")) continue;
+      if ((await (await cache.match(request)).text()).includes(handle)) return true;
+    }
+  }
+  return false;
+}"""
+
+
 def with_authenticator(context, page):
     cdp = context.new_cdp_session(page)
     cdp.send("WebAuthn.enable", {"enableUI": False})
@@ -55,10 +68,16 @@ def test_passkey_sign_up_sign_out_sign_in_and_a_second_device_by_code(server, ch
     assert credentials["credentials"][0]["isResidentCredential"]
     assert credentials["credentials"][0]["rpId"] == "localhost"
 
+    # A page the service worker keeps offline, with the handle in its header...
+    page.goto(f"{site}/en/privacy/")
+    page.wait_for_function(OFFLINE_COPY_NAMES, arg="Hanako", timeout=20_000)
     page.goto(f"{site}/en/account/")
     assert page.locator("[data-nav-account]").inner_text() == "Hanako"
     page.click("[data-signout]")
     page.wait_for_url(re.compile(r"/$"))
+    page.wait_for_selector("[data-nav-signin]")
+    # ...is dropped at sign-out, so an offline visit shows no one's handle.
+    assert not page.evaluate(OFFLINE_COPY_NAMES, "Hanako")
     assert page.locator("[data-nav-signin]").count() == 1
 
     page.goto(f"{site}/en/account/signin/")
@@ -92,6 +111,7 @@ def test_passkey_sign_up_sign_out_sign_in_and_a_second_device_by_code(server, ch
     assert len(sessions) == 2 and sum("(this device)" in s for s in sessions) == 1
     # Sign out everywhere from the first: the second is out too.
     page.click("[data-signout-everywhere]")
+    page.wait_for_selector("[data-nav-signin]")
     other.goto(f"{site}/en/account/")
     assert "/account/signin/" in other.url
 
@@ -104,6 +124,7 @@ def test_passkey_sign_up_sign_out_sign_in_and_a_second_device_by_code(server, ch
     other.wait_for_url(re.compile(r"/account/welcome/$"))
     other.goto(f"{site}/en/account/")
     other.click("[data-signout]")
+    other.wait_for_selector("[data-nav-signin]")
     statuses = []
     for password in ["wrong-1", "wrong-2", "wrong-3", "wrong-4", "wrong-5", "plum-blossom-417"]:
         other.goto(f"{site}/en/account/signin/")

@@ -3,6 +3,33 @@
 // one); the server checks every answer (py_webauthn). Without passkey support the buttons
 // say so and the password forms still work.
 const webauthn = globalThis.SimpleWebAuthnBrowser;
+
+// Signing out or deleting the account first drops this browser's offline copies of pages:
+// the service worker (static/js/offline.js) keeps the home, privacy, trainer and game
+// pages, whose header names the signed-in player. Static files and the trainer's progress
+// (IndexedDB) stay; the pages are kept again at the next visit.
+async function forgetOfflinePages() {
+  for (const key of await caches.keys()) {
+    if (!key.startsWith("hyakunin-offline-")) continue;
+    const cache = await caches.open(key);
+    for (const request of await cache.keys()) {
+      if (!new URL(request.url).pathname.startsWith("/static/")) await cache.delete(request);
+    }
+  }
+}
+
+for (const form of document.querySelectorAll("form[data-forget-offline]")) {
+  form.addEventListener("submit", (event) => {
+    if (form.dataset.forgotten || !("caches" in globalThis)) return;
+    event.preventDefault();
+    const go = () => {
+      form.dataset.forgotten = "true";
+      form.requestSubmit();
+    };
+    const atMost = new Promise((resolve) => setTimeout(resolve, 1000)); // never block leaving
+    Promise.race([forgetOfflinePages(), atMost]).then(go, go);
+  });
+}
 const status = document.querySelector("[data-passkey-status]");
 const csrf = () => document.querySelector("input[name=csrfmiddlewaretoken]").value;
 
