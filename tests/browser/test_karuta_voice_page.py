@@ -321,6 +321,42 @@ def test_missing_and_corrupt_clips_leave_the_reading_as_text(asgi_server):
         assert all("HTTP 404" in e or "404" in e for e in watched.errors), watched.errors
 
 
+def test_a_clip_answered_404_once_plays_at_its_next_use(asgi_server):
+    """Every clip's first request is answered 404 (a proxy's hiccup): the page asks again
+    after a backoff, so the clips fetched ahead (the 序歌's while memorising, every poem's
+    opening as the reading begins) play when they are due (issue 43: they stayed mute until
+    a reload). No service worker: its own fetches would pass the route by."""
+    with browser_page(FAKE_AUDIO, NO_GESTURE, service_workers="block") as watched:
+        page = watched.page
+        refused: dict[str, int] = {}
+
+        def once(route):
+            name = route.request.url.rsplit("/", 1)[1]
+            refused[name] = refused.get(name, 0) + 1
+            if refused[name] == 1:
+                route.fulfill(status=404, body="gone")
+            else:
+                route.continue_()
+
+        page.route("**/karuta/voice/*.mp3", once)
+        start(page, asgi_server.url, mode="competitive", memorise="60")
+        page.wait_for_function(RUNNING, timeout=10000)
+        page.wait_for_selector("[data-memorise]:not([hidden])")
+        # The 序歌's clips were asked for ahead, refused, and asked for again (every poem's
+        # opening clip is named, and refused, once the reading begins).
+        deadline = time.monotonic() + 20
+        while not (refused and min(refused.values()) >= 2) and time.monotonic() < deadline:
+            page.wait_for_timeout(200)
+        page.click("[data-skip]")
+        wait_reading(page, 2)
+        report = voice(page)
+        first = [e for e in report["log"] if e["number"] == 1]
+        parts = {e["part"] for e in first}
+        # Both played, though every clip's first answer was a 404.
+        assert {"joka", "kami"} <= parts, report["log"]
+        assert all("404" in e for e in watched.errors), watched.errors
+
+
 @pytest.fixture
 def static_server():
     """The committed clips over plain HTTP (no database needed)."""
