@@ -146,31 +146,42 @@ export class Room {
     const notice = document.querySelector("[data-room-cpu-notice]");
     clearInterval(this.countdown);
     if (!notice) return;
+    const away = match.mode === "friend" && match.status === "playing"
+      ? match.seats.filter((s) => s.kind !== "cpu" && s.taken && !s.connected) : [];
+    // Seats this page has seen due to act while away: once the turn has moved on without
+    // them (they could not play it), the CPU played it, and until they come back the notice
+    // says so between their turns too (a turn-based game counts only their own turns, so the
+    // frames between carry no countdown: the notice went and came back with every turn).
+    this.awayTurns ??= new Set();
+    for (const index of this.awayTurns) if (!away.some((s) => s.index === index)) this.awayTurns.delete(index);
     // The away seat to act, or one whose takeover is counting down between its turns (a
     // timed game: karuta's readings come and go, the 45 s run from the drop).
-    const seat = match.seats.find((s) => s.kind !== "cpu" && s.taken && !s.connected
-      && (match.to_act.includes(s.index) || Number.isFinite(s.cpu_in_ms)));
-    if (!seat || match.mode !== "friend" || match.status !== "playing") {
+    const due = away.find((s) => match.to_act.includes(s.index) || Number.isFinite(s.cpu_in_ms));
+    const playedFor = due ? null : away.find((s) => this.awayTurns.has(s.index));
+    const seat = due ?? playedFor;
+    if (!seat) {
       notice.hidden = true;
       return;
     }
     notice.hidden = false;
     const [soon, now] = match.on_leave === "out" ? [this.S.outSoon, this.S.outNow] : [this.S.cpuSoon, this.S.cpuNow];
+    const playing = () => { notice.textContent = fmt(now, { seat: this.seatName(seat.index) }); };
+    if (playedFor) { playing(); return; }
+    this.awayTurns.add(seat.index);
     // The seat's own countdown (the 45 s rule: `cpu_at`, on the server's clock, as the
     // marks by the seat count), not the server's next move: in karuta that is the judge
     // closing each reading, which made the countdown start again every poem.
     const clock = () => this.client.serverNow();
-    const due = Number.isFinite(seat.cpu_at) ? seat.cpu_at
+    const at = Number.isFinite(seat.cpu_at) ? seat.cpu_at
       : Number.isFinite(match.due_in_ms) ? clock() + match.due_in_ms : null;
-    if (due === null) {
-      notice.textContent = fmt(now, { seat: this.seatName(seat.index) });
+    if (at === null) {
+      playing();
       return;
     }
     const tick = () => {
-      const left = secondsLeft(due, clock());
-      notice.textContent = left > 0
-        ? fmt(soon, { seat: this.seatName(seat.index), s: left })
-        : fmt(now, { seat: this.seatName(seat.index) });
+      const left = secondsLeft(at, clock());
+      if (left > 0) notice.textContent = fmt(soon, { seat: this.seatName(seat.index), s: left });
+      else playing();
     };
     tick();
     this.countdown = setInterval(tick, 1000);

@@ -197,7 +197,12 @@ def test_friend_match_two_browsers_then_cpu_takes_an_absent_seat(
         assert seen["mark"] == "接続が切れています", seen
         assert seen["countdown"] in BLUE_COUNTDOWN, seen
         assert seen["in_view"] == [True, True, True], seen
+        # From now on the notice stays while blue is away, across the turns between blue's
+        # (it used to go and come back with each of them): every time it is hidden is noted.
+        host.evaluate(WATCH_NOTICE)
         play_to_the_end_by_keyboard(host)  # ends only if the CPU plays blue's turns
+        hidden = host.evaluate("window.__noticeHidden")
+        assert hidden and all(h["over"] for h in hidden), hidden  # hidden at the end only
         assert host.locator("[data-result-places] li").count() == 3
         host_ctx.close()
     finally:
@@ -217,6 +222,14 @@ BLUE_AWAY = """() => {
     return { notice: notice.hidden ? null : notice.textContent,
         mark: parts[1]?.textContent ?? null, countdown: parts[2]?.textContent ?? null,
         in_view: parts.map(inView) };
+}"""
+WATCH_NOTICE = """() => {
+    window.__noticeHidden = [];
+    const notice = document.querySelector("[data-room-cpu-notice]");
+    new MutationObserver(() => {
+        const over = Boolean(window.bozuPlay.view()?.result);
+        if (notice.hidden) window.__noticeHidden.push({ over });
+    }).observe(notice, { attributes: true, attributeFilter: ["hidden"] });
 }"""
 BLUE_COUNTDOWN = (
     "あと2秒でCPUが代わりに打ちます",
