@@ -525,7 +525,8 @@ def test_a_refused_touch_is_said_and_the_find_hint_goes_with_its_poem(asgi_serve
                 page.wait_for_selector("[data-touch-refused]:not([hidden])", timeout=3000)
                 break
         wait_new_state(page, v["reading"]["number"], "reading", timeout=30)
-    assert "refused" in page.inner_text("[data-touch-refused]")
+    # Said with its reason: before the first kana every card is a guess (issue 43).
+    assert page.inner_text("[data-touch-refused]").startswith("Too early:")
     help_text = page.inner_text("[data-jump-help]")
     page.fill("[data-jump]", "a")
     assert page.inner_text("[data-jump-help]") != help_text  # "n cards begin with a"
