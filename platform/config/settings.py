@@ -239,7 +239,7 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Abandoned rated games whose match_finished no lobby receiver saw (lobby/tasks.py).
     "lobby-catch-up": {"task": "lobby.catch_up", "schedule": 300.0},
     # Event rounds start on time, lost results are caught up, arenas pair their waves.
-    "events-tick": {"task": "events.tick", "schedule": 2.0},
+    "events-tick": {"task": "events.tick", "schedule": 1.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")  # VAR_DIR made above
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
@@ -380,6 +380,8 @@ ADMINS: list = []  # no error mails: they would carry REMOTE_ADDR
 # broker and channel layer (REDIS_URL); every ASGI process also drives the matches it
 # serves, so the embedded defaults need no worker for a game to run.
 MATCHES_CELERY = env_bool("MATCHES_CELERY", bool(REDIS_URL))
+# Without Celery (and its beat), each process ticks the events itself (events/ticker.py).
+EVENTS_TICKER = env_bool("EVENTS_TICKER", not MATCHES_CELERY)
 MATCHES_DISCONNECT_GRACE_S = int(os.environ.get("MATCHES_DISCONNECT_GRACE_S", 45))
 if os.environ.get("MATCHES_CPU_DELAY_MS"):  # else each game's own pace (Game.cpu_delay_ms)
     MATCHES_CPU_DELAY_MS = int(os.environ["MATCHES_CPU_DELAY_MS"])

@@ -53,6 +53,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # Matches: quick CPU moves, no Celery worker in the test run (the in-process driver plays).
 MATCHES_CPU_DELAY_MS = 20
 MATCHES_CELERY = False
+# No ticker thread in the test process (it would touch the database behind the tests); a
+# server a test starts for events asks for one (tests/browser/test_events.py).
+EVENTS_TICKER = os.environ.get("EVENTS_TICKER") == "1"
 
 # django-axes wants a request in every authenticate() call, which the test client's
 # login() does not pass; the lockout tests switch it on (tests/platform/test_hardening.py).

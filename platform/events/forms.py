@@ -13,8 +13,8 @@ from events.gamechoice import CHOICES, DIVISIONS, SettingsRefused, build_setting
 from events.models import Event
 from games.karuta.forms import MEMORISE_CHOICES, pace_choices
 
-BREAK_CHOICES = [("30", _("30 seconds")), ("60", _("1 minute")), ("120", _("2 minutes")),
-                 ("300", _("5 minutes"))]  # fmt: skip
+BREAK_CHOICES = [("0", _("No break")), ("30", _("30 seconds")), ("60", _("1 minute")),
+                 ("120", _("2 minutes")), ("300", _("5 minutes"))]  # fmt: skip
 ARENA_MINUTES = [("10", "10"), ("20", "20"), ("30", "30"), ("45", "45"), ("60", "60")]
 MAX_SWISS_ROUNDS = 11
 

@@ -2,22 +2,27 @@
 results from `match_finished`, the arena's waves, the organiser's tools (docs/events.md).
 
 Exactly once: a round is started by whoever's conditional UPDATE sets its `started_at`
-first, in the same transaction that pairs it and creates its boards and matches. A second
-process's UPDATE waits on the row and then matches nothing; a process killed before its
-commit leaves nothing behind, and the next tick starts the round. A result is recorded once
-per match id under the round's (or, in an arena, the event's) row lock."""
+first, in the same transaction that pairs it and makes its boards. A second process's
+UPDATE waits on the row and then matches nothing; a process killed before its commit leaves
+nothing behind, and the next tick starts the round. Then each board gets its match in a
+transaction of its own under the board's row lock (`open_boards`; several threads at once
+for a big round), so a board has one match whoever opens it. A result is recorded once per
+match id under the round's (or, in an arena, the event's) row lock."""
 
 from __future__ import annotations
 
 import hmac
+import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery import current_app
 from django.conf import settings as django_settings
 from django.core.cache import caches
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 
 from events import arena, knockout, swiss
@@ -26,8 +31,10 @@ from events.models import Board, Entrant, Event, Round
 from matches.services import SeatSpec, create_match_for
 from ratings.services import current, current_many, rating_key
 
+log = logging.getLogger(__name__)
 MODE = "friend"  # boards are rated like friend rooms (ratings.rules.RATED_MODES)
 SEAT_TTL = 6 * 3600  # how long a board's seat token waits in the cache for its person
+STALLED_S = 5  # a board still without its match this long after it was made: its opener died
 
 
 class EventError(Exception):
@@ -65,8 +72,24 @@ def take_seat(board: Board, user_id: int) -> str | None:
 def create_event(organiser: Any, **fields: Any) -> Event:
     with transaction.atomic():
         event = Event.objects.create(organiser=organiser, **fields)
-        Round.objects.create(event=event, number=1, due_at=event.starts_at)
+        schedule_start(Round.objects.create(event=event, number=1, due_at=event.starts_at))
     return event
+
+
+def schedule_start(rnd: Round) -> None:
+    """With Celery (MATCHES_CELERY), a task at the round's due time starts it to the second;
+    the beat's tick (every second) starts it anyway if the task is lost or late."""
+    if not getattr(django_settings, "MATCHES_CELERY", False):
+        return
+    round_id, due_at = rnd.pk, rnd.due_at
+
+    def send() -> None:
+        try:
+            current_app.send_task("events.start_round", (round_id,), eta=due_at)
+        except Exception as exc:
+            log.warning("could not queue a round start: %s", type(exc).__name__)
+
+    transaction.on_commit(send)
 
 
 def entrant_rating(event: Event, user_id: int) -> float:
@@ -79,7 +102,8 @@ def join(event: Event, user: Any, key: str | None = None) -> Entrant:
         raise EventError("finished")
     if event.status == Event.Status.RUNNING and event.kind != Event.Kind.ARENA:
         raise EventError("started")  # a bracket or a Swiss takes no one once it runs
-    if event.by_link and not hmac.compare_digest(str(key or ""), event.join_key):
+    by_link = event.by_link and user.pk != event.organiser_id  # the organiser has the link
+    if by_link and not hmac.compare_digest(str(key or ""), event.join_key):
         raise EventError("link_only")
     existing = Entrant.objects.filter(event=event, user=user).first()
     if existing is not None:
@@ -108,36 +132,82 @@ def seat_specs(a: Entrant, b: Entrant) -> list[SeatSpec]:
     return [SeatSpec(user_id=a.user_id), SeatSpec(user_id=b.user_id)]
 
 
-def _open_board(
+def _new_board(
     event: Event, rnd: Round | None, position: int, a: Entrant, b: Entrant | None, now: datetime
 ) -> Board:
-    """A board (not saved): a bye or a walkover is decided at once; else its match starts."""
+    """A board (not saved): a bye or a walkover is decided at once; any other waits for its
+    match (`open_boards`, right after the commit that made it)."""
     board = Board(event=event, round=rnd, position=position, a=a, b=b, created=now)
     if b is None:
         board.result, board.winner, board.finished_at = Board.Result.BYE, a, now
-        return board
-    if a.withdrawn or b.withdrawn:
+    elif a.withdrawn or b.withdrawn:
         board.result, board.finished_at = Board.Result.WITHDRAWN, now
         board.winner = b if a.withdrawn and not b.withdrawn else a
-        return board
-    match, tokens = create_match_for(
-        event.game, event.settings, MODE, seat_specs(a, b), rated=event.rated
-    )
-    board.match_id = match.pk
-    board._tokens = {a.user_id: tokens.get(0), b.user_id: tokens.get(1)}
     return board
 
 
-def _save_boards(boards: list[Board]) -> None:
-    Board.objects.bulk_create(boards)
-    held = {
-        seat_key(board.pk, user_id): token
-        for board in boards
-        for user_id, token in getattr(board, "_tokens", {}).items()
-        if token
-    }
-    if held:  # only once the boards exist: a rolled-back start leaves no token behind
+def _start_match(event: Event, a: Entrant, b: Entrant) -> tuple[Any, dict[int, str]]:
+    """A new match for two entrants: its id, and each person's seat token by user id."""
+    match, tokens = create_match_for(
+        event.game, event.settings, MODE, seat_specs(a, b), rated=event.rated
+    )
+    return match.pk, {a.user_id: tokens.get(0), b.user_id: tokens.get(1)}
+
+
+def _hold_tokens(board_id: int, tokens: dict[int, str | None]) -> None:
+    held = {seat_key(board_id, user_id): token for user_id, token in tokens.items() if token}
+    if held:  # only once committed: a rolled-back board leaves no token behind
         transaction.on_commit(lambda: seat_cache().set_many(held, SEAT_TTL))
+
+
+def open_boards(event_id: int) -> int:
+    """Start the match of every pending board of the event that has none yet; return how
+    many. A board's match is created in the transaction that sets its match_id under the
+    board's row lock (others skip locked rows), so each board gets one match whoever runs
+    this at once, and a process killed half-way leaves the rest for the next tick. Many
+    boards (a round of a big knockout) are opened by EVENTS_OPEN_WORKERS threads: creating
+    a match is mostly waiting on the database."""
+    todo = Board.objects.filter(
+        event_id=event_id, result=Board.Result.PENDING, match_id__isnull=True
+    ).count()
+    if not todo:
+        return 0
+    workers = getattr(django_settings, "EVENTS_OPEN_WORKERS", 4)
+    if connection.vendor == "sqlite" or todo < 8 or workers <= 1:
+        return _open_all(event_id)
+    with ThreadPoolExecutor(workers) as pool:
+        return sum(pool.map(_open_all_in_thread, [event_id] * workers))
+
+
+def _open_all(event_id: int) -> int:
+    opened = 0
+    while _open_one(event_id):
+        opened += 1
+    return opened
+
+
+def _open_all_in_thread(event_id: int) -> int:
+    try:
+        return _open_all(event_id)
+    finally:
+        connection.close()  # the thread's own connection
+
+
+def _open_one(event_id: int) -> bool:
+    with transaction.atomic():
+        board = (
+            Board.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("a", "b", "event")
+            .filter(event_id=event_id, result=Board.Result.PENDING, match_id__isnull=True)
+            .order_by("pk")
+            .first()
+        )
+        if board is None:
+            return False
+        board.match_id, tokens = _start_match(board.event, board.a, board.b)
+        board.save(update_fields=["match_id"])
+        _hold_tokens(board.pk, tokens)
+    return True
 
 
 # ---- starting rounds -------------------------------------------------------------------
@@ -159,7 +229,7 @@ def start_round(
     guarantee only."""
     with transaction.atomic():
         claimed = Round.objects.filter(
-            pk=round_id, started_at__isnull=True, event__paused=False
+            pk=round_id, started_at__isnull=True, due_at__lte=now, event__paused=False
         ).update(started_at=now)
         if not claimed:
             return False
@@ -175,6 +245,7 @@ def start_round(
         bump(event.pk)
         if before_commit is not None:
             before_commit(rnd)
+    open_boards(rnd.event_id)
     return True
 
 
@@ -214,8 +285,8 @@ def _pair_round(event: Event, rnd: Round, now: datetime) -> None:
     else:
         games = swiss.pair_round(seeding(active), swiss_history(event), event.rounds_total)
         rows = [(by_id[g.a], by_id[g.b] if g.b is not None else None) for g in games]
-    boards = [_open_board(event, rnd, i, a, b, now) for i, (a, b) in enumerate(rows)]
-    _save_boards(boards)
+    boards = [_new_board(event, rnd, i, a, b, now) for i, (a, b) in enumerate(rows)]
+    Board.objects.bulk_create(boards)
     if all(board.decided for board in boards):
         _round_decided(event, rnd, now)
 
@@ -243,7 +314,11 @@ def _round_decided(event: Event, rnd: Round, now: datetime) -> None:
         event.save(update_fields=["status"])
     else:
         due = now + timedelta(seconds=event.break_seconds)
-        Round.objects.get_or_create(event=event, number=rnd.number + 1, defaults={"due_at": due})
+        following, made = Round.objects.get_or_create(
+            event=event, number=rnd.number + 1, defaults={"due_at": due}
+        )
+        if made:
+            schedule_start(following)
 
 
 # ---- results ---------------------------------------------------------------------------
@@ -305,6 +380,8 @@ def record_outcome(outcome: Any, now: datetime | None = None) -> bool:
         elif not rnd.boards.filter(result=Board.Result.PENDING).exists():
             _round_decided(event, rnd, now)
         bump(event.pk)
+    if rnd is None:
+        open_boards(event_id)  # the wave's new boards
     return True
 
 
@@ -375,10 +452,10 @@ def _wave(event: Event, now: datetime) -> int:
     by_id = {e.pk: e for e in waiting}
     start = event.boards.count()
     boards = [
-        _open_board(event, None, start + i, by_id[a], by_id[b], now)
+        _new_board(event, None, start + i, by_id[a], by_id[b], now)
         for i, (a, b) in enumerate(pairs)
     ]
-    _save_boards(boards)
+    Board.objects.bulk_create(boards)
     paired = [x for pair in pairs for x in pair]
     Entrant.objects.filter(pk__in=paired).update(waiting_since=None)
     return len(boards)
@@ -388,6 +465,7 @@ def arena_waves(now: datetime) -> int:
     """A wave for every running arena (the beat's tick), and the end of finished ones."""
     made = 0
     for event_id in Event.objects.running_arenas().values_list("pk", flat=True):
+        new = 0
         with transaction.atomic():
             event = Event.objects.select_for_update().get(pk=event_id)
             if now >= ends_at(event):
@@ -400,13 +478,30 @@ def arena_waves(now: datetime) -> int:
             if new:
                 bump(event.pk)
             made += new
+        if new:
+            open_boards(event_id)
     return made
 
 
+def open_stalled(now: datetime) -> int:
+    """Boards whose opener died before starting their match (kill -9 after the claim)."""
+    stalled = (
+        Board.objects.filter(
+            result=Board.Result.PENDING,
+            match_id__isnull=True,
+            created__lt=now - timedelta(seconds=STALLED_S),
+        )
+        .values_list("event_id", flat=True)
+        .distinct()
+    )
+    return sum(open_boards(event_id) for event_id in stalled)
+
+
 def tick(now: datetime) -> dict[str, int]:
-    """What the beat runs every couple of seconds."""
+    """What the beat runs every second."""
     return {
         "rounds": start_due_rounds(now),
+        "opened": open_stalled(now),
         "swept": sweep(now),
         "boards": arena_waves(now),
     }
@@ -449,12 +544,10 @@ def repair_board(event: Event, board: Board, now: datetime) -> Board:
         )
         if board.decided or board.b is None:
             raise EventError("decided")
-        fresh = _open_board(event, board.round, board.position, board.a, board.b, now)
-        board.match_id, board.created = fresh.match_id, now
+        board.match_id, tokens = _start_match(event, board.a, board.b)
+        board.created = now
         board.save(update_fields=["match_id", "created"])
-        board._tokens = getattr(fresh, "_tokens", {})
-        held = {seat_key(board.pk, u): t for u, t in board._tokens.items() if t}
-        transaction.on_commit(lambda: seat_cache().set_many(held, SEAT_TTL))
+        _hold_tokens(board.pk, tokens)
         bump(event.pk)
     return board
 

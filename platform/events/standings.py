@@ -56,14 +56,15 @@ class Table:
     champion: str | None
 
 
-def build(event: Event) -> Table:
+def build(event: Event, arena_boards: int | None = None) -> Table:
+    """`arena_boards`: an arena's newest boards only (its standings need none)."""
     entrants = list(Entrant.objects.filter(event=event).select_related("user").order_by("pk"))
     handle = {e.pk: e.user.get_username() for e in entrants}
-    boards = list(
-        Board.objects.filter(event=event)
-        .select_related("round")
-        .order_by("round__number", "position")
-    )
+    boards = Board.objects.filter(event=event).select_related("round")
+    if event.kind == Event.Kind.ARENA and arena_boards is not None:
+        boards = list(boards.order_by("-pk")[:arena_boards])[::-1]
+    else:
+        boards = list(boards.order_by("round__number", "position"))
     rounds: dict[Any, RoundView] = {}
     for rnd in event.rounds.order_by("number"):
         rounds[rnd.pk] = RoundView(rnd.number, rnd.due_at, rnd.started_at is not None)

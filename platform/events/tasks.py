@@ -12,3 +12,9 @@ from events import services
 @shared_task(name="events.tick", ignore_result=True, soft_time_limit=60)
 def tick() -> dict[str, int]:
     return services.tick(timezone.now())
+
+
+@shared_task(name="events.start_round", ignore_result=True, soft_time_limit=60)
+def start_round(round_id: int) -> bool:
+    """Queued for a round's due time (services.schedule_start)."""
+    return services.start_round(round_id, timezone.now())

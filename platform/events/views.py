@@ -16,13 +16,14 @@ from django.http import (
     HttpResponseForbidden,
     JsonResponse,
 )
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from events import services, standings
+from events import listing, services, standings, ticker
 from events.forms import EventForm
 from events.models import Board, Entrant, Event
 from events.services import EventError
@@ -89,8 +90,19 @@ def create(request: HttpRequest) -> HttpResponse:
     return render(request, "events/create.html", {"form": form})
 
 
+ARENA_BOARDS_SHOWN = 40  # an arena's page lists its newest boards (its standings: everyone)
+
+
 def context(request: HttpRequest, event: Event, key: str = "") -> dict:
-    table = standings.build(event)
+    table = standings.build(event, arena_boards=ARENA_BOARDS_SHOWN)
+    organiser = is_organiser(request, event)
+    csrf = get_token(request) if organiser or request.user.is_authenticated else ""
+    for rnd in table.rounds:
+        shown = rnd.boards[:ARENA_BOARDS_SHOWN] if rnd.number is None else rnd.boards
+        rnd.html = listing.boards_html(event.code, shown, organiser, csrf)
+    rows_html = listing.rows_html(
+        event.code, event.kind, table.rows, organiser, event.status == Event.Status.FINISHED, csrf
+    )
     me = None
     my_board = None
     if request.user.is_authenticated:
@@ -105,7 +117,8 @@ def context(request: HttpRequest, event: Event, key: str = "") -> dict:
         "table": table,
         "me": me,
         "my_board": my_board,
-        "organiser": is_organiser(request, event),
+        "organiser": organiser,
+        "rows_html": rows_html,
         "join_key": key,
         "ends_at": services.ends_at(event) if event.kind == Event.Kind.ARENA else None,
         "poll_ms": POLL_MS,
@@ -117,6 +130,7 @@ def context(request: HttpRequest, event: Event, key: str = "") -> dict:
 @require_GET
 def page(request: HttpRequest, code: str) -> HttpResponse:
     event = event_of(code)
+    ticker.ensure_running()
     key = request.GET.get("key", "")[:40]
     ctx = context(request, event, key)
     if is_organiser(request, event):
@@ -132,6 +146,7 @@ def page(request: HttpRequest, code: str) -> HttpResponse:
 def live(request: HttpRequest, code: str) -> HttpResponse:
     """The changing part of the page, if it changed since version `v` (else 204)."""
     event = event_of(code)
+    ticker.ensure_running()
     if request.GET.get("v") == str(event.version):
         return HttpResponse(status=204)
     response = render(request, "events/_live.html", context(request, event))
