@@ -119,9 +119,18 @@ export class Voice {
     el.volume.disabled = !this.prefs.on;
     el.calibrate.disabled = !this.prefs.on || !this.running;
     if (message !== null) { el.note.textContent = message; return; }
-    if (this.fault) el.note.textContent = this.S.voiceFault;
-    else if (this.prefs.on && this.running && this.latency > WARN_LATENCY_MS) el.note.textContent = fmt(this.S.voiceSlow, { ms: Math.round(this.latency), late: presentationDelay(this.latency) });
-    else el.note.textContent = "";
+    el.note.textContent = this.fault ? this.S.voiceFault : this.latencyNote();
+  }
+
+  /** What the output's latency does to the reading: past the 100 ms the release lead hides,
+   * sound and picture are both shown late by the excess; up to WARN_LATENCY_MS (150 ms) the
+   * note says so plainly, beyond it as a warning (a Bluetooth headset?). "" when nothing is
+   * delayed. */
+  latencyNote() {
+    if (!this.prefs.on || !this.running) return "";
+    const figures = { ms: Math.round(this.latency), late: presentationDelay(this.latency) };
+    if (this.latency > WARN_LATENCY_MS) return fmt(this.S.voiceSlow, figures);
+    return figures.late > 0 ? fmt(this.S.voiceLate, figures) : "";
   }
 
   // --- the reading ---------------------------------------------------------------------
@@ -274,7 +283,9 @@ export class Voice {
     if (!got) { this.show(this.S.voiceCalibrateAgain); return; }
     this.prefs.calibrationMs = got.offsetMs;
     this.save();
-    this.show(fmt(this.S.voiceCalibrated, { ms: Math.round(latency + got.offsetMs) }));
+    // The result, and at once what it does to the reading (the warning, past 150 ms).
+    const result = fmt(this.S.voiceCalibrated, { ms: Math.round(latency + got.offsetMs) });
+    this.show([result, this.latencyNote()].filter(Boolean).join(" "));
   }
 
   /** What this page did, for tests and curious players (no poem: only what was released). */
