@@ -140,8 +140,9 @@ def following(mode: str, pace: str, clips_of: ClipSource, heard: tuple[str, ...]
 def voice_next(view: Mapping[str, Any], due: int, known: bool, clips_of: ClipSource) -> list[dict]:
     """Public clips a page may fetch ahead, so none is late for its fetch (a clip is due a
     lead after it is named, too short over a slow link): while memorising, the 序歌 (always
-    the same) and every poem's opening clip; during a reading, every clip that may follow the upper-verse clips released
-    so far (`following`: before the first kana, every poem's opening clip); once the poem
+    the same) and every poem's opening clip; during a reading, every clip that may follow
+    the upper-verse clips released so far (`following`: before the first kana, every
+    poem's opening clip); once the poem
     is known, its lower verse, which the next reading opens with the very moment its
     state begins (before any frame of it can arrive). `due`: the reading's clock plus the
     lead."""
