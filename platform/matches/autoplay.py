@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import logging
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -67,7 +68,7 @@ def _advance_locked(
     match_id: Any,
     expected_seq: int | None,
     snap: snapshots.Snapshot,
-    ahead: tuple[Any, ...] | None,
+    ahead: Ahead | None,
     now: datetime,
 ) -> int | None:
     seq, seats = lock_seq_and_seats(match_id)  # fresh: presence decides who is overdue
@@ -99,9 +100,9 @@ def _advance_locked(
         after_commit(match)
         return match.seq
     before = game.to_act(state)
-    picked_now = (match.seq, seat.index, seat.cpu_level, actor, forced)
-    if ahead is not None and ahead[:5] == picked_now:
-        action, after, events = ahead[5:]
+    picked_now = Pick(match.seq, seat.index, seat.cpu_level, actor, forced)
+    if ahead is not None and ahead.pick == picked_now:
+        action, after, events = ahead.action, ahead.state, ahead.events
     else:  # the fresh seats pick another move than the snapshot's did
         plan = None
         if forced is None:
@@ -132,13 +133,32 @@ def _server_move(
     return action, after, game_events.encode(events)
 
 
-def _move_ahead(
-    snap: snapshots.Snapshot, seats: list[Seat], now: datetime
-) -> tuple[Any, ...] | None:
+@dataclass(frozen=True)
+class Pick:
+    """Which server-side move is due: the locked path plays a move decided before the lock
+    only if it picks the same."""
+
+    seq: int
+    seat: int
+    level: str
+    actor: str
+    forced: dict[str, Any] | None  # the action a deadline prescribes (None: the CPU's)
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """A server-side move decided before the lock: what was picked, and its outcome."""
+
+    pick: Pick
+    action: dict[str, Any]
+    state: Any  # after the move
+    events: list[dict[str, Any]]
+
+
+def _move_ahead(snap: snapshots.Snapshot, seats: list[Seat], now: datetime) -> Ahead | None:
     """The server-side move due now as this process's snapshot (and `seats`) see it, decided
-    before the lock, with the CPU's plans for this state and the state after it: (seq, seat,
-    its level, actor, forced action, action, state after, events), or None (nothing due, a
-    player put out, an engine error: all left to the locked path)."""
+    before the lock, with the CPU's plans for this state and the state after it; or None
+    (nothing due, a player put out, an engine error: all left to the locked path)."""
     match = snap.match
     if match.status != Match.Status.PLAYING:
         return None
@@ -157,7 +177,7 @@ def _move_ahead(
     except Exception:
         return None  # decided again under the lock, where an engine error is reported
     plan_ahead(snap, after, seats)
-    return (match.seq, seat.index, seat.cpu_level, actor, forced, action, after, events)
+    return Ahead(Pick(match.seq, seat.index, seat.cpu_level, actor, forced), action, after, events)
 
 
 def cpu_move(game: Game, state: Any, index: int, level: str, match: Match) -> dict[str, Any]:

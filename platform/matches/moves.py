@@ -51,6 +51,17 @@ class Applied:
     duplicate: bool = False  # a retried action id: applied before, not again
 
 
+@dataclass(frozen=True)
+class Decided:
+    """A person's action checked and applied to a snapshot, not yet written."""
+
+    seat: int
+    action: dict[str, Any]  # as the game keeps it (cleaned, stamped)
+    state: Any  # the state after it
+    events: list[dict[str, Any]]
+    before: tuple[int, ...]  # who was to act before it
+
+
 def choose_seat(held: list[int], seat: int | None, to_act: Iterable[int]) -> int:
     if not held:
         raise MatchError("spectator")
@@ -111,19 +122,19 @@ def submit_action(
             return earlier
         if isinstance(decision, Applied):
             return decision
-        index, action, state, events, before = decision
-        plan_ahead(snap, state, snap.seats)  # the CPU's next plans, before the lock
+        plan_ahead(snap, decision.state, snap.seats)  # the CPU's next plans, before the lock
         try:
             with transaction.atomic():
                 seq, seats = lock_seq_and_seats(match_id)
                 if seq != snap.match.seq:
                     raise MovedOn
+                index = decision.seat
                 if index not in still_held(seats, [index]):
                     raise MovedOn  # the seat was handed to the CPU meanwhile: decide again
                 match = copy.copy(snap.match)
                 record_move(
-                    match, get_game(match), seats, index, action, state, events, before,
-                    Action.Actor.HUMAN, now, action_id,
+                    match, get_game(match), seats, index, decision.action, decision.state,
+                    decision.events, decision.before, Action.Actor.HUMAN, now, action_id,
                 )  # fmt: skip
             return Applied(match.seq)
         except MovedOn:
@@ -160,9 +171,9 @@ def _decide(
     now: datetime | None = None,
     arrived_ms: float | None = None,
     link: Link | None = None,
-) -> Applied | tuple[int, dict[str, Any], Any, list[dict[str, Any]], tuple[int, ...]]:
-    """Check an action against a snapshot: a duplicate's Applied, or (seat, the action as the
-    game keeps it, state, events, who was to act before); raises MatchError/GameError."""
+) -> Applied | Decided:
+    """Check an action against a snapshot: a duplicate's Applied, or the action Decided;
+    raises MatchError/GameError."""
     match = snap.match
     if action_id is not None:
         for row in snap.rows:
@@ -196,7 +207,7 @@ def _decide(
         # An engine that trips over odd input refused it; log the kind, not the content.
         log.warning("engine %s raised %s on an action", game.slug, type(exc).__name__)
         raise gamekit.InvalidActionError("engine refused the action") from None
-    return index, action, state, events, before
+    return Decided(index, action, state, events, before)
 
 
 def _duplicate(row: Action, held: list[int]) -> Applied:
