@@ -34,6 +34,7 @@ from ratings.services import current, current_many, rating_key
 log = logging.getLogger(__name__)
 MODE = "friend"  # boards are rated like friend rooms (ratings.rules.RATED_MODES)
 SEAT_TTL = 6 * 3600  # how long a board's seat token waits in the cache for its person
+OPEN_BATCH = 8  # boards whose matches one transaction creates
 STALLED_S = 5  # a board still without its match this long after it was made: its opener died
 
 
@@ -181,8 +182,8 @@ def open_boards(event_id: int) -> int:
 
 def _open_all(event_id: int) -> int:
     opened = 0
-    while _open_one(event_id):
-        opened += 1
+    while found := _open_some(event_id):
+        opened += found
     return opened
 
 
@@ -193,21 +194,21 @@ def _open_all_in_thread(event_id: int) -> int:
         connection.close()  # the thread's own connection
 
 
-def _open_one(event_id: int) -> bool:
+def _open_some(event_id: int) -> int:
+    """Up to OPEN_BATCH boards' matches in one transaction (one commit for them all: most of
+    a match's cost here is its commit)."""
     with transaction.atomic():
-        board = (
+        boards = list(
             Board.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("a", "b", "event")
             .filter(event_id=event_id, result=Board.Result.PENDING, match_id__isnull=True)
-            .order_by("pk")
-            .first()
+            .order_by("pk")[:OPEN_BATCH]
         )
-        if board is None:
-            return False
-        board.match_id, tokens = _start_match(board.event, board.a, board.b)
-        board.save(update_fields=["match_id"])
-        _hold_tokens(board.pk, tokens)
-    return True
+        for board in boards:
+            board.match_id, tokens = _start_match(board.event, board.a, board.b)
+            board.save(update_fields=["match_id"])
+            _hold_tokens(board.pk, tokens)
+    return len(boards)
 
 
 # ---- starting rounds -------------------------------------------------------------------
@@ -254,9 +255,10 @@ def _refresh_ratings(event: Event, entrants: list[Entrant]) -> None:
     if not key:
         return
     views = current_many([e.user_id for e in entrants], key)
-    for entrant in entrants:
+    changed = [e for e in entrants if e.rating != views[e.user_id].rating]
+    for entrant in changed:
         entrant.rating = views[entrant.user_id].rating
-    Entrant.objects.bulk_update(entrants, ["rating"])
+    Entrant.objects.bulk_update(changed, ["rating"], batch_size=500)
 
 
 def seeding(entrants: list[Entrant]) -> list[knockout.Entrant]:

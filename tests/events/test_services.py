@@ -275,3 +275,42 @@ def test_a_round_starts_once_across_two_processes_and_a_kill_9(tmp_path):
     assert Board.objects.filter(event=event).count() == 2
     assert Match.objects.count() == 2  # the killed process's matches were rolled back
     assert Round.objects.get(event=event, number=1).started_at is not None
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_two_openers_at_once_give_every_board_one_match(monkeypatch):
+    if connection.vendor != "postgresql":
+        if os.environ.get("CI"):
+            pytest.fail("needs PostgreSQL (DATABASE_URL)")
+        pytest.skip("needs PostgreSQL (DATABASE_URL)")
+    import threading
+
+    organiser, *players = people("host", *(f"o{i}" for i in range(40)))
+    event = new_event(organiser)
+    for p in players:
+        services.join(event, p)
+    opener = services.open_boards
+    monkeypatch.setattr(services, "open_boards", lambda event_id: 0)  # claim only
+    assert services.start_due_rounds(timezone.now()) == 1
+    monkeypatch.setattr(services, "open_boards", opener)
+    # 40 entrants in a 64 bracket: 24 byes, 8 boards to open (enough for the worker
+    # threads); two openers at once, each with its own threads, one board per transaction.
+    monkeypatch.setattr(services, "OPEN_BATCH", 1)
+    counts = []
+
+    def open_all():
+        try:
+            counts.append(services.open_boards(event.pk))
+        finally:
+            connection.close()  # this thread's own
+
+    threads = [threading.Thread(target=open_all) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    boards = list(Board.objects.filter(event=event, result=Board.Result.PENDING))
+    assert len(boards) == 8 and sum(counts) == 8
+    assert len({b.match_id for b in boards}) == 8 and None not in {b.match_id for b in boards}
+    assert Match.objects.count() == 8
