@@ -9,9 +9,9 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+import gamekit
 from events.gamechoice import CHOICES, DIVISIONS, SettingsRefused, build_settings
 from events.models import Event
-from games.karuta.forms import MEMORISE_CHOICES, pace_choices
 
 BREAK_CHOICES = [("0", _("No break")), ("30", _("30 seconds")), ("60", _("1 minute")),
                  ("120", _("2 minutes")), ("300", _("5 minutes"))]  # fmt: skip
@@ -40,9 +40,7 @@ class EventForm(forms.Form):
     )
     choice = forms.ChoiceField(label=_("Game"), choices=[(k, v[0]) for k, v in CHOICES.items()])
     pace = forms.ChoiceField(label=_("Reading pace"), initial="standard")
-    memorise_seconds = forms.ChoiceField(
-        label=_("Memorisation time"), choices=MEMORISE_CHOICES, initial="120"
-    )
+    memorise_seconds = forms.ChoiceField(label=_("Memorisation time"), initial="120")
     division = forms.ChoiceField(label=_("Division"), required=False)
     starts_at = forms.DateTimeField(
         label=_("Start time"),
@@ -76,7 +74,10 @@ class EventForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["pace"].choices = pace_choices()
+        # The game's own choices, through the plugin contract (its settings form).
+        karuta = gamekit.registry.get("karuta").settings_form().fields
+        self.fields["pace"].choices = karuta["pace"].choices
+        self.fields["memorise_seconds"].choices = karuta["memorise_seconds"].choices
         self.fields["division"].choices = division_choices()
 
     def clean(self) -> dict[str, Any]:

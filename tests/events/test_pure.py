@@ -246,3 +246,15 @@ def test_arena_odd_one_waits_and_everyone_else_is_paired_once():
     pairs = arena.pair_wave(waiting)
     ids = list(itertools.chain.from_iterable(pairs))
     assert len(pairs) == 250 and len(set(ids)) == 500
+
+
+def test_events_reach_games_only_through_the_plugin_contract():
+    folder = Path(__file__).resolve().parents[2] / "platform" / "events"
+    for path in folder.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            assert not any(n == "games" or n.startswith("games.") for n in names), path
