@@ -1,9 +1,10 @@
 """Pairing one pool wave: who plays whom. Pure (no Django, no clock, no randomness).
 
 A wave takes the members waiting in one pool and returns groups. Two-seat pools are paired
-by maximum-weight matching (networkx's blossom algorithm, `max_weight_matching`) over the
-pairs that may meet: as many games as possible first, then the smallest rating gaps, with
-every missed wave lowering a member's gaps by MISS_BONUS (lichess's +12 per missed wave).
+by maximum-weight matching (Edmonds' blossom algorithm, compiled: rustworkx's
+`max_weight_matching`) over the pairs that may meet: as many games as possible first,
+then the smallest rating gaps, with every missed wave lowering a member's gaps by
+MISS_BONUS (lichess's +12 per missed wave).
 A pair may meet only while its gap is within both members' allowance, which starts at
 START_GAP and grows by GROWTH_PER_MISS per missed wave, and within each member's own rating
 range if they chose one. Tables (three seats or more) are filled in rating order. Nobody
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import networkx as nx
+import rustworkx as rx
 
 START_GAP = 150  # rating points two members may differ by in their first wave
 GROWTH_PER_MISS = 50  # ... and this much more for each wave the wider of them missed
@@ -68,31 +70,62 @@ def pair_score(a: Member, b: Member) -> float:
     return abs(a.rating - b.rating) - bonus
 
 
-def _match(members: Sequence[Member]) -> list[tuple[Member, Member]]:
-    """The maximum-weight matching of these members: the most pairs, then the best score."""
-    graph = nx.Graph()
-    # Weights stay positive (a pair worth nothing would be left out); cardinality comes
-    # first, so a good pair never leaves two other members unpaired.
+def weight(a: Member, b: Member, ceiling: float) -> int:
+    """The matching weight of a pair, in whole thousandths of a rating point (the compiled
+    matcher takes integers). Always positive: cardinality comes first, so a good pair never
+    leaves two other members unpaired."""
+    return round(1000 * (ceiling - pair_score(a, b)))
+
+
+def _edges(members: Sequence[Member]) -> list[tuple[int, int, int]]:
+    """The pairs that may meet, as (index, index, weight), for members in rating order: a
+    pair further apart than the lower member's allowance never meets (may_meet), nor does
+    anyone further up, so each member's scan stops there."""
     ceiling = max((allowance(m) for m in members), default=0) + 1
+    edges = []
     for i, a in enumerate(members):
-        for b in members[i + 1 :]:
+        reach = a.rating + allowance(a)
+        for j in range(i + 1, len(members)):
+            b = members[j]
+            if b.rating > reach:
+                break
             if may_meet(a, b):
-                graph.add_edge(a.id, b.id, weight=ceiling - pair_score(a, b))
-    by_id = {m.id: m for m in members}
+                edges.append((i, j, weight(a, b, ceiling)))
+    return edges
+
+
+def _match(members: Sequence[Member]) -> list[tuple[Member, Member]]:
+    """A maximum-weight matching of these members (in rating order) among those of the
+    greatest cardinality: rustworkx's blossom algorithm, compiled (Rust), the same
+    algorithm as networkx's `max_weight_matching` (test_pairing compares the two)."""
+    graph = rx.PyGraph()
+    graph.add_nodes_from(range(len(members)))
+    graph.add_edges_from(_edges(members))
+    chosen = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+    return [tuple(sorted((members[x], members[y]), key=lambda m: m.id)) for x, y in chosen]
+
+
+def match_networkx(members: Sequence[Member]) -> list[tuple[Member, Member]]:
+    """The same matching by networkx (pure Python, ~100 times slower): the reference the
+    tests and the bench compare `_match` with."""
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(members)))
+    graph.add_weighted_edges_from(_edges(members))
     chosen = nx.max_weight_matching(graph, maxcardinality=True)
-    return [tuple(sorted((by_id[x], by_id[y]), key=lambda m: m.id)) for x, y in chosen]
+    return [tuple(sorted((members[x], members[y]), key=lambda m: m.id)) for x, y in chosen]
 
 
-def pair_wave(members: Sequence[Member]) -> list[tuple[Member, Member]]:
+def pair_wave(members: Sequence[Member], match=None) -> list[tuple[Member, Member]]:
     """One-against-one: the most pairs possible, then the best total score. The unpaired
     members miss this wave. The result is sorted and does not depend on the input order.
 
-    The matching is exact over up to WINDOW members. A larger pool is matched in windows of
-    WINDOW neighbours in rating order (networkx's blossom algorithm is cubic and pure Python:
-    2,000 members in one graph took 20 s here), then the members left unpaired at the
-    windows' edges are matched again among themselves, so two neighbours split by a window
-    boundary still meet. Pairs rarely span more than a few neighbours' gap, so the windows
-    lose little; docs/lobby.md gives the cost.
+    The matching is exact within a window of up to WINDOW members: a maximum-weight
+    matching among those with the most pairs, for the integer weights of `weight`. A larger
+    pool is matched in windows of WINDOW neighbours in rating order, then the members left
+    unpaired at the windows' edges are matched again among themselves, so two neighbours
+    split by a window boundary still meet; across windows the result is not proven optimal
+    (a whole pool of 2,000 in one graph took 38 s even compiled; docs/lobby.md). `match`
+    replaces the matcher (the bench times networkx's on the same windows).
     """
     left = sorted(members, key=lambda m: (m.rating, m.id))
     pairs: list[tuple[Member, Member]] = []
@@ -101,7 +134,7 @@ def pair_wave(members: Sequence[Member]) -> list[tuple[Member, Member]]:
         starts = [0, *range(shift or WINDOW, len(left), WINDOW)]
         for start, end in zip(starts, [*starts[1:], len(left)], strict=True):
             window = left[start:end]
-            found = _match(window)
+            found = (match or _match)(window)
             pairs += found
             taken = {m.id for pair in found for m in pair}
             unpaired += [m for m in window if m.id not in taken]

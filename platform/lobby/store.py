@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Value, When
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from lobby import cooldown, pairing, pools, rating, timing
@@ -295,11 +295,7 @@ def run_wave(pool_key: str, now: datetime | None = None, force: bool = False) ->
         if owner:
             # One UPDATE for the whole wave, matching only rows still waiting; all of them or
             # the wave is undone.
-            moved = Seeker.objects.filter(id__in=list(owner), status=Seeker.Status.WAITING).update(
-                status=Seeker.Status.PAIRED,
-                paired_at=now,
-                pairing_id=Case(*(When(id=i, then=Value(p)) for i, p in owner.items())),
-            )
+            moved = _move_to_pairings(owner, now)
             if moved != len(owner):
                 raise RuntimeError("a seeker of this wave was not waiting any more")
         created = [group.id for group in made]
@@ -314,6 +310,36 @@ def run_wave(pool_key: str, now: datetime | None = None, force: bool = False) ->
         state.recent_waits = [*state.recent_waits, *waits][-RECENT_WAITS:]
         state.save(update_fields=["last_wave_at", "recent_waits"])
     return created
+
+
+MOVE_CHUNK = 4000  # seekers a statement (SQLite takes at most 32,766 parameters)
+
+
+def _move_to_pairings(owner: Mapping[int, int], now: datetime) -> int:
+    """Move these seekers (id -> pairing id) from waiting to paired, matching only rows
+    still waiting; return how many moved. One UPDATE ... FROM (VALUES ...) per chunk: the
+    ORM's Case/When for 2,000 seekers took ~500 ms of CPU to build, this ~5 ms. VALUES'
+    columns are column1, column2 on PostgreSQL and SQLite alike."""
+    table = connection.ops.quote_name(Seeker._meta.db_table)
+    when = connection.ops.adapt_datetimefield_value(now)
+    items = list(owner.items())
+    moved = 0
+    with connection.cursor() as cursor:
+        for start in range(0, len(items), MOVE_CHUNK):
+            chunk = items[start : start + MOVE_CHUNK]
+            rows = ", ".join(["(%s, %s)"] * len(chunk))
+            cursor.execute(
+                f"UPDATE {table} SET status = %s, paired_at = %s, pairing_id = v.column2 "
+                f"FROM (VALUES {rows}) AS v WHERE {table}.id = v.column1 AND status = %s",
+                [
+                    Seeker.Status.PAIRED,
+                    when,
+                    *(x for pair in chunk for x in pair),
+                    Seeker.Status.WAITING,
+                ],
+            )
+            moved += cursor.rowcount
+    return moved
 
 
 def due_pools() -> list[str]:

@@ -24,7 +24,14 @@ def test_pure_modules_import_no_django(name):
             imported |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module.split(".")[0])
-    assert imported <= {"__future__", "collections", "dataclasses", "datetime", "networkx"}
+    assert imported <= {
+        "__future__",
+        "collections",
+        "dataclasses",
+        "datetime",
+        "networkx",
+        "rustworkx",
+    }
 
 
 def m(id, rating, **kw):
@@ -179,3 +186,36 @@ def test_neighbours_split_by_a_window_edge_still_meet():
     twins = [m(100, 90_000), m(101, 90_000)]
     pairs = pairing.pair_wave(singles + twins)
     assert [(a.id, b.id) for a, b in pairs] == [(100, 101)]
+
+
+def _total(pairs, members):
+    ceiling = max(pairing.allowance(x) for x in members) + 1
+    return len(pairs), sum(pairing.weight(a, b, ceiling) for a, b in pairs)
+
+
+def test_compiled_matcher_equals_networkx_on_random_pools():
+    # The compiled blossom and networkx's, on the same integer weights, over random pools
+    # of up to one window with every kind of forbidden pair: the same number of pairs and
+    # the same total weight (the pairs themselves may differ only between equal totals).
+    rng = random.Random(39)
+    for _ in range(120):
+        size = rng.randrange(2, pairing.WINDOW + 1)
+        members = []
+        for i in range(size):
+            rating = rng.gauss(1500, 200)
+            members.append(
+                m(
+                    i,
+                    rating,
+                    misses=rng.randrange(6),
+                    flagged=rng.random() < 0.1,
+                    last_opponents=frozenset({f"p{rng.randrange(size)}"}),
+                    rating_range=(rating - 120, rating + 400) if rng.random() < 0.2 else None,
+                )
+            )
+        members.sort(key=lambda x: (x.rating, x.id))
+        fast = pairing._match(members)
+        reference = pairing.match_networkx(members)
+        assert _total(fast, members) == _total(reference, members)
+        assert all(pairing.may_meet(a, b) for a, b in fast)
+        assert len({x.id for pair in fast for x in pair}) == 2 * len(fast)
