@@ -129,8 +129,8 @@ export class BoardView {
       // A card taken from under the focus: keep the focus on the board, on its neighbour.
       const cards = this.visibleCards();
       const same = this.cardEl(focused);
-      if (same) same.focus({ preventScroll: true });
-      else { const next = cards[Math.min(focusIndex, cards.length - 1)]; if (next) moveFocus(next); }
+      const next = same ?? cards[Math.min(focusIndex, cards.length - 1)];
+      if (next) moveFocus(next, same ? "same" : "neighbour");
     }
   }
 

@@ -15,14 +15,16 @@ export function zoomPlace(cardRect, viewportHeight) {
 /** Whether a card drawn with this font size (px) needs the zoom to be read. */
 export const needsZoom = (fontPx) => Number.isFinite(fontPx) && fontPx < MIN_KANA_PX;
 
-// Set while the board moves the focus itself (the card under it was taken): that focus is
-// the page's doing, not the player's, so it opens the zoom only for a keyboard's focus.
-let moving = false;
+// Set while the board moves the focus itself, which is the page's doing, not the player's:
+// "same" when a redraw gives the focused card's new element the focus (the zoom stays as
+// it was: shown or not), "neighbour" when the card under the focus was taken (the zoom
+// opens only for a keyboard's focus: a finger is not on that card).
+let moving = null;
 
-/** Focus `card` for the player who lost the card under the focus (board-view.js). */
-export function moveFocus(card) {
-  moving = true;
-  try { card.focus({ preventScroll: true }); } finally { moving = false; }
+/** Focus `card` again after a redraw (board-view.js): `how` is "same" or "neighbour". */
+export function moveFocus(card, how) {
+  moving = how;
+  try { card.focus({ preventScroll: true }); } finally { moving = null; }
 }
 
 export function bindZoom(board, zoom) {
@@ -41,7 +43,8 @@ export function bindZoom(board, zoom) {
   // stay enlarged over the header); a keyboard player reads it (:focus-visible).
   board.addEventListener("focusin", (event) => {
     const card = event.target.closest?.(".kcard");
-    if (moving && !card?.matches(":focus-visible")) hide(); else show(card);
+    if (moving === "same") { if (!zoom.hidden) show(card); return; }
+    if (moving === "neighbour" && !card?.matches(":focus-visible")) hide(); else show(card);
   });
   board.addEventListener("focusout", hide);
   board.addEventListener("pointerover", (event) => { if (event.pointerType !== "mouse") return; show(event.target.closest?.(".kcard")); });
