@@ -390,13 +390,18 @@ def record_outcome(outcome: Any, now: datetime | None = None) -> bool:
 def sweep(now: datetime) -> int:
     """Catch up on results a lost signal never brought (a process killed after the commit
     that finished a match): every pending board's match, read back from the match layer."""
+    from matches.models import Match
     from matches.outcome import outcome_of
 
     recorded = 0
     pending = Board.objects.filter(
         result=Board.Result.PENDING, match_id__isnull=False, event__status=Event.Status.RUNNING
     ).values_list("match_id", flat=True)
-    for match_id in pending:
+    # One query for which of them finished (the tick runs every second; most are playing).
+    finished = Match.objects.filter(
+        pk__in=list(pending), status=Match.Status.FINISHED
+    ).values_list("pk", flat=True)
+    for match_id in finished:
         outcome = outcome_of(match_id)
         if outcome is not None:
             recorded += record_outcome(outcome, now)
