@@ -99,25 +99,29 @@ def entrant_rating(event: Event, user_id: int) -> float:
 
 
 def join(event: Event, user: Any, key: str | None = None) -> Entrant:
-    if event.status == Event.Status.FINISHED:
-        raise EventError("finished")
-    if event.status == Event.Status.RUNNING and event.kind != Event.Kind.ARENA:
-        raise EventError("started")  # a bracket or a Swiss takes no one once it runs
     by_link = event.by_link and user.pk != event.organiser_id  # the organiser has the link
     if by_link and not hmac.compare_digest(str(key or ""), event.join_key):
         raise EventError("link_only")
-    existing = Entrant.objects.filter(event=event, user=user).first()
-    if existing is not None:
-        if existing.withdrawn:
-            raise EventError("withdrawn")
-        return existing
     rating = entrant_rating(event, user.pk)
-    if not in_division(event.division, rating):
-        raise EventError("division")
-    entrant = Entrant.objects.create(event=event, user=user, rating=rating)
-    if event.status == Event.Status.RUNNING:  # a late arena entrant waits for the next wave
-        Entrant.objects.filter(pk=entrant.pk).update(waiting_since=entrant.joined)
-    bump(event.pk)
+    with transaction.atomic():
+        # Under the event's row lock, which a round's start takes before it reads the
+        # field: an entrant is in round 1's pairing, or is refused as late; never lost.
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        existing = Entrant.objects.filter(event=event, user=user).first()
+        if existing is not None:
+            if existing.withdrawn:
+                raise EventError("withdrawn")
+            return existing
+        if event.status == Event.Status.FINISHED:
+            raise EventError("finished")
+        if event.status == Event.Status.RUNNING and event.kind != Event.Kind.ARENA:
+            raise EventError("started")  # a bracket or a Swiss takes no one once it runs
+        if not in_division(event.division, rating):
+            raise EventError("division")
+        entrant = Entrant.objects.create(event=event, user=user, rating=rating)
+        if event.status == Event.Status.RUNNING:  # a late arena entrant waits for a wave
+            Entrant.objects.filter(pk=entrant.pk).update(waiting_since=entrant.joined)
+        bump(event.pk)
     return entrant
 
 
@@ -398,9 +402,9 @@ def sweep(now: datetime) -> int:
         result=Board.Result.PENDING, match_id__isnull=False, event__status=Event.Status.RUNNING
     ).values_list("match_id", flat=True)
     # One query for which of them finished (the tick runs every second; most are playing).
-    finished = Match.objects.filter(
-        pk__in=list(pending), status=Match.Status.FINISHED
-    ).values_list("pk", flat=True)
+    finished = Match.objects.filter(pk__in=list(pending), status=Match.Status.FINISHED).values_list(
+        "pk", flat=True
+    )
     for match_id in finished:
         outcome = outcome_of(match_id)
         if outcome is not None:
