@@ -1,10 +1,10 @@
 from django.apps import AppConfig
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class PlayersConfig(AppConfig):
     name = "players"
-    verbose_name = _("Players")
+    verbose_name = pgettext_lazy("admin app", "Players")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -30,7 +30,8 @@ def test_every_string_is_translated_and_compiled(language):
         assert all(s.strip() for s in strs), f"{language}: untranslated {msgid!r}"
     with (LOCALE / language / "LC_MESSAGES" / "django.mo").open("rb") as mo:
         catalog = gettext.GNUTranslations(mo)._catalog
-    compiled = {k[0] if isinstance(k, tuple) else k for k in catalog}
+    # A key is "context\x04msgid" where the entry has a msgctxt.
+    compiled = {(k[0] if isinstance(k, tuple) else k).split("\x04")[-1] for k in catalog}
     assert [m for m, _, _ in found if m not in compiled] == [], "run compilemessages"
 
 
