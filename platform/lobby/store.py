@@ -243,17 +243,27 @@ def take_seek(seek_id: int, person: Person, now: datetime | None = None) -> Pair
 # --- waves -------------------------------------------------------------------------------
 
 
-def _member(seeker: Seeker) -> pairing.Member:
-    low, high = seeker.rating_low, seeker.rating_high
+_MEMBER_FIELDS = (
+    "id", "person", "rating", "misses", "rating_low", "rating_high", "last_opponents", "flagged"
+)  # fmt: skip
+
+
+def _member_of_row(row: tuple) -> pairing.Member:
+    """`_member` from a values_list row of _MEMBER_FIELDS (more fields may follow)."""
+    id_, person, rating_, misses, low, high, last_opponents, flagged = row[:8]
     return pairing.Member(
-        id=seeker.id,
-        person=seeker.person,
-        rating=seeker.rating,
-        misses=seeker.misses,
+        id=id_,
+        person=person,
+        rating=rating_,
+        misses=misses,
         rating_range=(low, high) if low is not None and high is not None else None,
-        last_opponents=frozenset(seeker.last_opponents),
-        flagged=seeker.flagged,
+        last_opponents=frozenset(last_opponents),
+        flagged=flagged,
     )
+
+
+def _member(seeker: Seeker) -> pairing.Member:
+    return _member_of_row(tuple(getattr(seeker, field) for field in _MEMBER_FIELDS))
 
 
 def run_wave(pool_key: str, now: datetime | None = None, force: bool = False) -> list[int]:
@@ -276,16 +286,19 @@ def run_wave(pool_key: str, now: datetime | None = None, force: bool = False) ->
         state = PoolState.objects.select_for_update(skip_locked=True).filter(pool=pool_key).first()
         if state is None:
             return []  # another process is running this pool's wave (or nobody ever waited)
+        # Plain rows, not model instances: a wave reads every waiting seeker of the pool,
+        # and building 2,000 instances cost more CPU than the matching.
         waiting = list(
             Seeker.objects.select_for_update(skip_locked=True)
             .filter(pool=pool_key, kind=Seeker.Kind.POOL, status=Seeker.Status.WAITING)
             .order_by("id")
+            .values_list(*_MEMBER_FIELDS, "joined_at")
         )
         last = state.last_wave_at.timestamp() if state.last_wave_at else None
         if not force and not timing.wave_due(wave_policy, now.timestamp(), last, len(waiting)):
             return []
-        groups = pairing.wave([_member(s) for s in waiting], pool.seats)
-        by_id = {s.id: s for s in waiting}
+        groups = pairing.wave([_member_of_row(row) for row in waiting], pool.seats)
+        joined = {row[0]: row[-1] for row in waiting}
         made = Pairing.objects.bulk_create(
             [Pairing(pool=pool_key, created_at=now) for _ in groups]
         )  # ids come back (PostgreSQL, SQLite 3.35+)
@@ -300,8 +313,8 @@ def run_wave(pool_key: str, now: datetime | None = None, force: bool = False) ->
                 raise RuntimeError("a seeker of this wave was not waiting any more")
         created = [group.id for group in made]
         seated = set(owner)
-        waits = [(now - by_id[i].joined_at).total_seconds() for i in owner]
-        missed = [s.id for s in waiting if s.id not in seated]
+        waits = [(now - joined[i]).total_seconds() for i in owner]
+        missed = [i for i in joined if i not in seated]
         if missed:
             Seeker.objects.filter(id__in=missed, status=Seeker.Status.WAITING).update(
                 misses=F("misses") + 1
