@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 import networkx as nx
 import rustworkx as rx
@@ -164,6 +165,25 @@ def fill_tables(members: Sequence[Member], seats: int) -> list[tuple[Member, ...
                 tables.append(tuple(table))
             # else: the lowest-rated member found no table this wave; the rest go on
     return tables
+
+
+def balanced_teams(ratings: Sequence[float], teams: Sequence[int]) -> list[int]:
+    """The seat order that splits a table into two teams (the first teams[0] seats, then
+    the rest, as genpei seats them) whose rating sums are closest: indexes into `ratings`.
+    Ties go to the first split in index order, so the result is deterministic. For 2v2 in
+    rating order a <= b <= c <= d this is always a + d against b + c."""
+    if len(teams) != 2 or sum(teams) != len(ratings):
+        raise ValueError("two team sizes adding up to the table's seats")
+    everyone = range(len(ratings))
+    total = sum(ratings)
+    best: tuple[float, list[int]] | None = None
+    for first in combinations(everyone, teams[0]):
+        gap = abs(total - 2 * sum(ratings[i] for i in first))
+        order = [*first, *(i for i in everyone if i not in first)]
+        if best is None or gap < best[0]:
+            best = (gap, order)
+    assert best is not None
+    return best[1]
 
 
 def wave(members: Sequence[Member], seats: int) -> list[tuple[Member, ...]]:

@@ -23,6 +23,7 @@ class Pool:
     seats: int
     rated: bool
     label: Any  # what the button says (lazy translation)
+    teams: tuple[int, ...] = ()  # team sizes (genpei): a table is seated as balanced teams
 
     @property
     def rating_key(self) -> str | None:
@@ -93,6 +94,17 @@ def all_pools() -> dict[str, Pool]:
             Pool(f"bozu-4-{kind}", "bozu", game_settings("bozu", {"players": "4"}), 4, rated,
                  _("Bozu Mekuri"))
         )  # fmt: skip
+        pools.append(
+            Pool(
+                f"karuta-genpei-2v2-{kind}",
+                "karuta",
+                game_settings("karuta", {"mode": "genpei", "team_size": "2", "enemy_size": "2"}),
+                4,
+                rated,
+                _("Genpei-sen 2 v 2"),
+                teams=(2, 2),
+            )
+        )
         for players in (3, 4, 5):
             pools.append(
                 Pool(

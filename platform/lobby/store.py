@@ -392,6 +392,10 @@ def start_pairing(pairing_id: int) -> Started | None:
         members = list(group.seekers.order_by("id"))
         if not members:
             return None
+        pool = pools.get(group.pool)
+        if pool is not None and pool.teams:  # seated as the two most even teams
+            order = pairing.balanced_teams([m.rating for m in members], pool.teams)
+            members = [members[i] for i in order]
         first = members[0]
         seats = [SeatSpec(user_id=m.user_id) for m in members]
         try:

@@ -29,6 +29,7 @@ def test_pure_modules_import_no_django(name):
         "collections",
         "dataclasses",
         "datetime",
+        "itertools",
         "networkx",
         "rustworkx",
     }
@@ -219,3 +220,22 @@ def test_compiled_matcher_equals_networkx_on_random_pools():
         assert _total(fast, members) == _total(reference, members)
         assert all(pairing.may_meet(a, b) for a, b in fast)
         assert len({x.id for pair in fast for x in pair}) == 2 * len(fast)
+
+
+def test_genpei_tables_are_split_into_the_most_even_teams():
+    # In rating order a <= b <= c <= d the most even 2v2 is a + d against b + c: here
+    # 1200 + 1900 (indexes 1, 2) against 1500 + 1400 (0, 3), index 0's team seated first.
+    assert pairing.balanced_teams([1500, 1200, 1900, 1400], (2, 2)) == [0, 3, 1, 2]
+    rng = random.Random(4)
+    for _ in range(50):
+        ratings = [rng.gauss(1500, 300) for _ in range(4)]
+        order = pairing.balanced_teams(ratings, (2, 2))
+        assert sorted(order) == [0, 1, 2, 3]
+        gap = abs(sum(ratings[i] for i in order[:2]) - sum(ratings[i] for i in order[2:]))
+        every = [
+            abs(ratings[0] + ratings[j] - sum(ratings[k] for k in range(4) if k not in (0, j)))
+            for j in (1, 2, 3)
+        ]
+        assert gap == pytest.approx(min(every))
+    with pytest.raises(ValueError):
+        pairing.balanced_teams([1500, 1500, 1500], (2, 2))

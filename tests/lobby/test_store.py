@@ -173,3 +173,25 @@ def test_old_places_and_pairings_are_forgotten():
     assert tasks.purge() == 2
     assert list(Seeker.objects.values_list("person", flat=True)) == ["gc"]
     assert not Pairing.objects.exists()
+
+
+def test_a_genpei_table_is_seated_as_the_two_most_even_teams():
+    from matches.models import Seat
+
+    key = "karuta-genpei-2v2-casual"
+    players = [user(f"genpei{i}") for i in range(4)]
+    ratings = {players[0].pk: 1500, players[1].pk: 1440, players[2].pk: 1580, players[3].pk: 1470}
+    for u in players:
+        store.join_pool(key, person(u))
+    for user_id, value in ratings.items():
+        Seeker.objects.filter(user_id=user_id).update(rating=value)
+    (made,) = store.run_wave(key, force=True)
+    started = store.start_pairing(made)
+    assert started is not None and len(started.tokens) == 4
+    seats = Seat.objects.filter(match_id=started.match_id).order_by("index")
+    order = [ratings[s.user_id] for s in seats]
+    teams = pools.get(key).teams
+    assert teams == (2, 2)
+    # Seats 0-1 are one team, 2-3 the other (within the first wave's 150-point allowance):
+    # 1500 + 1470 against 1440 + 1580, not 1440 + 1470 against 1500 + 1580.
+    assert sorted(order[:2]) == [1470, 1500] and sorted(order[2:]) == [1440, 1580]
