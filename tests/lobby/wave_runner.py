@@ -2,11 +2,17 @@
 bench): started twice at once, on the same database. Prints how many pairings it made.
 
     python -m tests.lobby.wave_runner <start-at-epoch-seconds> <order: up|down> [--start]
+        [--die-in-wave | --die-before-start]
+
+--die-in-wave kills this process (SIGKILL, as kill -9) inside its first wave's transaction,
+right after the wave's seekers were moved to their pairings and before the commit;
+--die-before-start kills it after its waves committed, before any match is started.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 
@@ -21,6 +27,14 @@ def main() -> None:
 
     start_at, order = float(sys.argv[1]), sys.argv[2]
     start_matches = "--start" in sys.argv
+    if "--die-in-wave" in sys.argv:
+        move = store._move_to_pairings
+
+        def move_then_die(*args, **kwargs):
+            move(*args, **kwargs)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        store._move_to_pairings = move_then_die
     time.sleep(max(0.0, start_at - time.time()))  # both processes begin together
     began = time.monotonic()
     made: list[int] = []
@@ -34,6 +48,8 @@ def main() -> None:
         made += found
         idle_rounds = 0 if found else idle_rounds + 1
     paired_in = time.monotonic() - began
+    if "--die-before-start" in sys.argv:
+        os.kill(os.getpid(), signal.SIGKILL)
     started = 0
     if start_matches:
         from lobby.models import Pairing
