@@ -63,3 +63,21 @@ def test_privacy_title_is_written_like_the_other_content_pages(client):
 
     site = title("/en/credits/").split(" · ", 1)[1]
     assert title("/en/privacy/") == f"Privacy · {site}"
+
+
+def test_no_page_title_is_written_with_a_bar():
+    """Every template's title joins its parts with '·' (the players' pages had '|')."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    templates = [
+        p for top in ("platform", "games", "templates") for p in (root / top).rglob("*.html")
+    ]
+    assert len(templates) > 40
+    barred = [
+        str(p.relative_to(root))
+        for p in templates
+        for line in p.read_text().splitlines()
+        if "block title" in line and " | " in line
+    ]
+    assert barred == []
