@@ -27,7 +27,7 @@ from events import listing, services, standings, ticker
 from events.forms import EventForm
 from events.models import Board, Entrant, Event
 from events.services import EventError
-from matches.cookies import SEAT_COOKIE
+from matches.cookies import hold_seat
 from matches.protocol import PROTOCOL_VERSION
 from telemetry.throttling import WindowCounter, address_key, client_address, rate_key
 
@@ -192,15 +192,7 @@ def seat(request: HttpRequest, code: str, board_id: int) -> HttpResponse:
     url = reverse("matches:play", args=[board.match_id])
     response = redirect(url)
     if token:
-        response.set_cookie(
-            SEAT_COOKIE,
-            token,
-            max_age=services.SEAT_TTL,
-            path=url,
-            secure=request.is_secure(),
-            httponly=True,
-            samesite="Lax",
-        )
+        hold_seat(request, response, url, token)
     response["Cache-Control"] = "no-store"
     return response
 

@@ -17,13 +17,12 @@ from django.views.decorators.http import require_POST
 import gamekit
 from lobby import handoff, pools, store, texts
 from lobby.store import LobbyError, Person
-from matches.cookies import SEAT_COOKIE
+from matches.cookies import hold_seat
 from telemetry.throttling import WindowCounter, address_key, client_address, rate_key
 
 SEEKS_PER_MINUTE = 5  # open seeks one person may create in a minute
 ADDRESS_SEEKS_PER_MINUTE = 20  # ... and one address (guests who drop their cookies)
 _ADDRESSES = WindowCounter()
-COOKIE_AGE = 30 * 24 * 3600
 
 
 def person_of(request: HttpRequest, create: bool = True) -> Person | None:
@@ -146,16 +145,7 @@ def _seeks_this_minute(person: str) -> int:
 def _to_match(request: HttpRequest, match_id: Any, token: str) -> HttpResponse:
     url = reverse("matches:play", args=[match_id])
     response = redirect(url)
-    response.set_cookie(
-        SEAT_COOKIE,
-        token,
-        max_age=COOKIE_AGE,
-        path=url,
-        secure=request.is_secure(),
-        httponly=True,
-        samesite="Lax",
-    )
-    response["Cache-Control"] = "no-store"
+    hold_seat(request, response, url, token)
     return response
 
 

@@ -17,13 +17,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 import gamekit
 from matches import services
-from matches.cookies import SEAT_COOKIE
+from matches.cookies import SEAT_COOKIE, hold_seat
 from matches.errors import MatchError
 from matches.forms import ModeForm
 from matches.models import Match
 from matches.protocol import PROTOCOL_VERSION
-
-COOKIE_AGE = 30 * 24 * 3600
 
 
 def signed_in(request: HttpRequest) -> int | None:
@@ -52,15 +50,7 @@ def _answer(request: HttpRequest, match: Match, token: str | None, seat: int | N
     else:
         response = redirect(url)
     if token:
-        response.set_cookie(
-            SEAT_COOKIE,
-            token,
-            max_age=COOKIE_AGE,
-            path=url,
-            secure=request.is_secure(),
-            httponly=True,
-            samesite="Lax",
-        )
+        hold_seat(request, response, url, token)
     response["Cache-Control"] = "no-store"
     return response
 
