@@ -139,7 +139,7 @@ def test_two_against_two_cpus_by_keyboard_then_by_clicks_on_a_phone(asgi_server,
         if after["phase"] == "reading":
             fits(page, after)  # the board fits after the take
             checked["phone" if phone else "desktop"] += 1
-        if takes >= 2 and not phone:
+        if checked["desktop"] >= 2 and not phone:  # two fits seen, then the phone
             page.set_viewport_size(PHONE)  # the rest on a phone, by clicks
             phone = True
             page.wait_for_timeout(300)
