@@ -7,7 +7,6 @@ import { fmt } from "../text.js";
 import { secs } from "./clock.js";
 import { longestRow, scatterColumns, scatterOrder, scatterPlace, sideRows, torifudaColumns } from "./layout.js";
 import { halfRow, isSided, seatsOfSide, sideCount } from "./sides.js";
-import { moveFocus } from "./zoom.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -128,9 +127,8 @@ export class BoardView {
     if (focused) {
       // A card taken from under the focus: keep the focus on the board, on its neighbour.
       const cards = this.visibleCards();
-      const same = this.cardEl(focused);
-      const next = same ?? cards[Math.min(focusIndex, cards.length - 1)];
-      if (next) moveFocus(next, same ? "same" : "neighbour");
+      const again = this.cardEl(focused) ?? cards[Math.min(focusIndex, cards.length - 1)];
+      again?.focus({ preventScroll: true });
     }
   }
 

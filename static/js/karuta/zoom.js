@@ -15,18 +15,6 @@ export function zoomPlace(cardRect, viewportHeight) {
 /** Whether a card drawn with this font size (px) needs the zoom to be read. */
 export const needsZoom = (fontPx) => Number.isFinite(fontPx) && fontPx < MIN_KANA_PX;
 
-// Set while the board moves the focus itself, which is the page's doing, not the player's:
-// "same" when a redraw gives the focused card's new element the focus (the zoom stays as
-// it was: shown or not), "neighbour" when the card under the focus was taken (the zoom
-// opens only for a keyboard's focus: a finger is not on that card).
-let moving = null;
-
-/** Focus `card` again after a redraw (board-view.js): `how` is "same" or "neighbour". */
-export function moveFocus(card, how) {
-  moving = how;
-  try { card.focus({ preventScroll: true }); } finally { moving = null; }
-}
-
 export function bindZoom(board, zoom) {
   if (!board || !zoom) return;
   const show = (card) => {
@@ -39,13 +27,7 @@ export function bindZoom(board, zoom) {
     zoom.hidden = false;
   };
   const hide = () => { zoom.hidden = true; };
-  // After a take the focus goes to a neighbouring card: a finger is not on it (it would
-  // stay enlarged over the header); a keyboard player reads it (:focus-visible).
-  board.addEventListener("focusin", (event) => {
-    const card = event.target.closest?.(".kcard");
-    if (moving === "same") { if (!zoom.hidden) show(card); return; }
-    if (moving === "neighbour" && !card?.matches(":focus-visible")) hide(); else show(card);
-  });
+  board.addEventListener("focusin", (event) => show(event.target.closest?.(".kcard")));
   board.addEventListener("focusout", hide);
   board.addEventListener("pointerover", (event) => { if (event.pointerType !== "mouse") return; show(event.target.closest?.(".kcard")); });
   board.addEventListener("pointerout", (event) => { if (event.pointerType === "mouse") hide(); });
