@@ -140,9 +140,8 @@ def following(mode: str, pace: str, clips_of: ClipSource, heard: tuple[str, ...]
 def voice_next(view: Mapping[str, Any], due: int, known: bool, clips_of: ClipSource) -> list[dict]:
     """Public clips a page may fetch ahead, so none is late for its fetch (a clip is due a
     lead after it is named, too short over a slow link): while memorising, the 序歌 (always
-    the same) and every poem's opening clip; during a reading, every clip that may follow
-    the upper-verse clips released so far (`following`: before the first kana, every
-    poem's opening clip); once the poem
+    the same); during a reading, every clip that may follow the upper-verse clips released
+    so far (`following`: before the first kana, every poem's opening clip); once the poem
     is known, its lower verse, which the next reading opens with the very moment its
     state begins (before any frame of it can arrive). `due`: the reading's clock plus the
     lead."""
@@ -152,17 +151,10 @@ def voice_next(view: Mapping[str, Any], due: int, known: bool, clips_of: ClipSou
     mode = options.reading_mode(view["mode"])  # genpei is read as competitive play
     r = view.get("reading")
     if r is None:
-        if view["phase"] != "memorise":
+        if mode != "competitive" or view["phase"] != "memorise":
             return []
-        # The first reading's opening: the 序歌 (competitive), and every poem's opening clip
-        # (one list for all poems, as at the start of any reading), so the page has them
-        # decoded before it says it is ready (a skipped memorisation starts the first kana
-        # a breath after the state begins: 159 ms at the very fast pace).
-        ahead = []
-        if mode == "competitive":
-            clips = clips_of(mode, 1, 0, pace, 1)  # any poem: only the preamble is kept
-            ahead = [_entry(c) for c in clips if c.part in PREAMBLE_PARTS]
-        return ahead + [dict(c) for c in following(mode, pace, clips_of, ())]
+        clips = clips_of(mode, 1, 0, pace, 1)  # any poem: only the preamble is kept
+        return [_entry(c) for c in clips if c.part in PREAMBLE_PARTS]
     # Before the first kana: every poem's opening clip; then whatever may follow the
     # clips released so far.
     heard = tuple(

@@ -149,15 +149,9 @@ export class KarutaController {
   }
 
   ready() {
-    const can = () => this.view?.phase === "memorise" && this.resigned() === null && this.view.to_act.includes(this.you());
-    if (this.readySent || !can()) return;
+    if (this.readySent || this.view?.phase !== "memorise" || this.resigned() !== null || !this.view.to_act.includes(this.you())) return;
     this.readySent = true;
-    // The first reading starts the moment every seat is ready: its opening is due a breath
-    // later (159 ms at the very fast pace), so "ready" goes once this page can play it (the
-    // audio running, the clips named ahead decoded; voice.js `prepared`, at most
-    // PREPARE_MAX_MS), never sooner: a cold page lost the opening.
-    const prepared = this.ui?.voice?.prepared(this.view) ?? Promise.resolve();
-    prepared.then(() => { if (can()) this.act({ type: "ready" }); else this.readySent = false; });
+    this.act({ type: "ready" });
   }
 
   // Rearranging your side: allowed while memorising, or before the upper verse starts and

@@ -24,9 +24,6 @@ const REANCHOR_MS = 10;
 const drift = (a, b) => (toCtx(a, b.server) - b.ctx) * 1000;
 const NOTE_STEP_MS = 5; // the latency note is written again when the figure moves this much
 const FADE_S = 0.03; // a reading cut short (a take) fades out rather than clicks
-// The longest a page waits, before saying it is ready, for its audio and the first
-// reading's clips (a cold page over a slow link): the game is never held up longer.
-export const PREPARE_MAX_MS = 3000;
 
 export class Voice {
   constructor({ root, strings, serverNow, storage = globalThis.localStorage }) {
@@ -74,24 +71,6 @@ export class Voice {
 
   /** How late (ms) the reading is shown, with its sound, when the output is slow. */
   delayFor(cur) { return this.plays(cur) && this.running ? presentationDelay(this.latency) : 0; }
-
-  /**
-   * Resolves once this page can play what the view names ahead (`voice_next`: while
-   * memorising, the first reading's opening): the audio running and every clip decoded or
-   * failed; at once when the voice is off or absent; at the latest after PREPARE_MAX_MS,
-   * so a page that cannot play never holds the game up longer than that.
-   */
-  prepared(view) {
-    if (!this.capable || !this.prefs.on) return Promise.resolve();
-    if (!this.running) this.resume(); // a click on "skip" is a gesture
-    const running = this.running ? Promise.resolve() : new Promise((done) => {
-      const check = () => { if (this.running) { this.context.removeEventListener?.("statechange", check); done(); } };
-      this.context.addEventListener?.("statechange", check);
-    });
-    const clips = (view?.voice_next ?? []).map((clip) => this.loader.load(clip).catch(() => {}));
-    const limit = new Promise((done) => setTimeout(done, PREPARE_MAX_MS));
-    return Promise.race([Promise.all([running, ...clips]), limit]);
-  }
 
   bind() {
     const { el } = this;
