@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from events.standings import BoardView, Row
 
@@ -51,7 +52,7 @@ def boards_html(code: str, boards: list[BoardView], organiser: bool, csrf: str) 
         elif b.result == "withdrawn":
             parts.append(format_html(' <span class="outcome">{}</span>', _("opponent withdrawn")))
         if b.match_id:
-            watch = _("Watch") if b.result == "pending" else _("Replay")
+            watch = _("Watch") if b.result == "pending" else pgettext("event", "Replay")
             parts.append(format_html(
                 ' <a href="{}">{}' + HIDDEN + "</a>",
                 reverse("matches:play", args=[b.match_id]), watch, vs,
@@ -83,7 +84,7 @@ def rows_html(code: str, kind: str, rows: list[Row], organiser: bool, finished: 
         _("On a streak: results count double"),
     ))  # fmt: skip
     withdrawn = str(format_html(" ({})", _("withdrawn")))
-    label = escape(_("Withdraw"))
+    label = escape(pgettext("event", "Withdraw"))
     out = []
     for r in rows:
         handle = escape(r.handle)

@@ -9,6 +9,7 @@ import secrets
 from django.conf import settings as django_settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 def new_code() -> str:
@@ -39,7 +40,7 @@ class Event(models.Model):
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("Not started")
         RUNNING = "running", _("Running")
-        FINISHED = "finished", _("Finished")
+        FINISHED = "finished", pgettext_lazy("event", "Finished")
 
     code = models.CharField(max_length=16, unique=True, default=new_code)  # its address
     join_key = models.CharField(max_length=24, default=new_key)  # by link: needed to join

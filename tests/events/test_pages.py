@@ -116,3 +116,37 @@ def test_create_join_by_link_play_and_export(client, django_capture_on_commit_ca
 )
 def test_the_pages_speak_three_languages(client, prefix, words):
     assert words in client.get(f"{prefix}/events/").content.decode()
+
+
+@pytest.mark.parametrize(("language", "django_language"), [("ja", "ja"), ("zh_Hans", "zh-hans")])
+def test_no_other_catalogue_overrides_an_events_string(language, django_language):
+    """Apps listed earlier win a msgid they share (telemetry's 'Events' is イベント, 事件 —
+    'an incident' — and it was the events' page title): every string of the events'
+    catalogue must come out as that catalogue says. Failed before msgctxt on eight strings."""
+    import gettext
+    from pathlib import Path
+
+    from django.utils import translation
+
+    mo = Path(services.__file__).parent / "locale" / language / "LC_MESSAGES" / "django.mo"
+    with mo.open("rb") as handle:
+        catalogue = gettext.GNUTranslations(handle)._catalog
+    wrong = []
+    with translation.override(django_language):
+        for key, text in catalogue.items():
+            if not key or isinstance(key, tuple):
+                continue  # the header; plural forms
+            context, _sep, msgid = key.rpartition("\x04")
+            got = translation.pgettext(context, msgid) if context else translation.gettext(msgid)
+            if got != text:
+                wrong.append((msgid, text, got))
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("prefix", "words"),
+    [("", "大会"), ("/en", "Events"), ("/zh-hans", "赛事")],
+)
+def test_every_page_header_links_to_the_events(client, prefix, words):
+    html = client.get(f"{prefix}/").content.decode()
+    assert f'<a href="{prefix}/events/" data-nav-events>{words}</a>' in html
