@@ -30,16 +30,16 @@ if os.environ.get("BENCH_PROFILE"):
     # The sockets' database thread (matches.dbcall) is profiled apart: cProfile is per thread.
     from matches import dbcall
 
-    _thread_handler = dbcall.db_call.thread_handler
+    _call = dbcall.call_keeping_connection
 
-    def _profiled(self, loop, *args, **kwargs):
+    def _profiled(function, *args, **kwargs):
         _db_profile.enable()
         try:
-            return _thread_handler(self, loop, *args, **kwargs)
+            return _call(function, *args, **kwargs)
         finally:
             _db_profile.disable()
 
-    dbcall.db_call.thread_handler = _profiled
+    dbcall.call_keeping_connection = _profiled
 
 if os.environ.get("BENCH_SWITCH_INTERVAL"):
     import sys

@@ -173,7 +173,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "config.channel_layer.RedisNoticeLayer",
+            "BACKEND": "config.notice_layer.RedisNoticeLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
                 "capacity": 1000,
@@ -184,7 +184,7 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.EmbeddedChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.embedded_layer.EmbeddedChannelLayer"}}
     _broker_dir = VAR_DIR / "celery-broker"
     (_broker_dir / "processed").mkdir(parents=True, exist_ok=True)  # kombu expects it
     CELERY_BROKER_URL = "filesystem://"

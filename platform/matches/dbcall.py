@@ -7,12 +7,22 @@ their calls run on one long-lived thread, so its one connection is kept open bet
 calls. Reopening it cost more than the move itself (a SQLite connection registers its
 functions and pragmas on every open; PostgreSQL takes one from the pool and resets it).
 A connection that failed and is no longer usable is still closed, as Django would.
+
+Only asgiref's public `sync_to_async` is used: the function is wrapped, not the thread
+machinery (an earlier version subclassed `SyncToAsync.thread_handler`, a private method).
 """
 
 from __future__ import annotations
 
-from asgiref.sync import SyncToAsync
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec, TypeVar
+
+from asgiref.sync import sync_to_async
 from django.db import connections
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def drop_broken_connections() -> None:
@@ -28,11 +38,20 @@ def drop_broken_connections() -> None:
                 conn.close()
 
 
-class db_call(SyncToAsync):
-    """`db_call(f)(*args)`: like `channels.db.database_sync_to_async`, keeping the connection."""
+def call_keeping_connection(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """On the database thread: the call, then a broken connection closed (a good one kept)."""
+    try:
+        return function(*args, **kwargs)
+    finally:
+        drop_broken_connections()
 
-    def thread_handler(self, loop, *args, **kwargs):
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            drop_broken_connections()
+
+def db_call(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """`await db_call(f)(*args)`: like `channels.db.database_sync_to_async`, keeping the
+    connection open between calls."""
+
+    @functools.wraps(function)
+    def on_thread(*args: Any, **kwargs: Any) -> Any:
+        return call_keeping_connection(function, *args, **kwargs)
+
+    return sync_to_async(on_thread, thread_sensitive=True)

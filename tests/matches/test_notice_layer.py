@@ -1,15 +1,16 @@
-"""The Redis channel layer of scale-out (config.channel_layer.RedisNoticeLayer): two layers
+"""The Redis channel layer of scale-out (config.notice_layer.RedisNoticeLayer): two layers
 stand for two processes sharing one Redis."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import time
 
 import pytest
 from redis.exceptions import ConnectionError as RedisDown
 
-from config.channel_layer import RedisNoticeLayer
+from config.notice_layer import RedisNoticeLayer
 from tests.support.server import free_port
 
 pytestmark = [pytest.mark.services, pytest.mark.anyio]
@@ -93,3 +94,30 @@ async def test_receivers_hear_that_redis_is_unreachable():
         await asyncio.wait_for(layer.receive(channel), 5)
     with pytest.raises(RedisDown):  # and again, each time it is asked
         await asyncio.wait_for(layer.receive(channel), 5)
+
+
+# --- upstream: what RedisNoticeLayer relies on in channels_redis beyond its public API ------
+# These fail when a channels_redis upgrade changes it; then config/notice_layer.py (its Lua
+# script reads the group's sorted set) must be checked again.
+
+
+async def test_upstream_keeps_a_groups_members_in_a_sorted_set_scored_by_joining_time():
+    from channels_redis.core import RedisChannelLayer
+
+    layer = RedisChannelLayer(hosts=[redis_url()], prefix="test-upstream-groups")
+    await layer.flush()
+    channel = await layer.new_channel()
+    before = time.time()
+    await layer.group_add("match", channel)
+    connection = layer.connection(0)
+    key = layer._group_key("match")
+    assert (await connection.type(key)) in (b"zset", "zset")
+    members = await connection.zrange(key, 0, -1, withscores=True)
+    assert [(m.decode() if isinstance(m, bytes) else m) for m, _ in members] == [channel]
+    assert before - 1 <= members[0][1] <= before + 5  # seconds since the epoch
+    assert "!" in channel and layer.non_local_name(channel) == channel.split("!")[0] + "!"
+    assert channel.startswith(f"specific.{layer.client_prefix}!")
+    message = {"type": "match.notice", "seq": 3, "move": {"a": [1, None]}}
+    assert layer.deserialize(layer.serialize(message)) == message
+    await layer.flush()
+    await layer.close_pools()

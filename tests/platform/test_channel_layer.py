@@ -4,13 +4,13 @@ import asyncio
 
 import pytest
 
-from config.channel_layer import EmbeddedChannelLayer
+from config.embedded_layer import EmbeddedChannelLayer
 
 
 @pytest.fixture
 def clock(monkeypatch):
     now = [1000.0]
-    monkeypatch.setattr("config.channel_layer.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("config.embedded_layer.time.monotonic", lambda: now[0])
     return now
 
 
@@ -69,3 +69,44 @@ def test_a_group_message_is_copied_once_from_the_sender_and_a_full_member_is_ski
         assert layer.channels.get(full) is None  # the notice did not get in
 
     asyncio.run(scenario())
+
+
+# --- upstream: what EmbeddedChannelLayer relies on in Channels' InMemoryChannelLayer --------
+# These fail when a Channels upgrade changes it; then config/embedded_layer.py must be checked.
+
+
+def test_upstream_stores_expiry_message_pairs_and_group_join_times():
+    from channels.layers import InMemoryChannelLayer
+
+    async def scenario():
+        layer = InMemoryChannelLayer(expiry=60)
+        channel = await layer.new_channel()
+        await layer.send(channel, {"type": "x"})
+        queue = layer.channels[channel]
+        assert isinstance(queue, asyncio.Queue)
+        expires, message = queue.get_nowait()
+        assert message == {"type": "x"} and expires > 0
+        await layer.group_add("match.x", channel)
+        assert set(layer.groups["match.x"]) == {channel}
+
+    asyncio.run(scenario())
+
+
+def test_upstream_sweeps_on_every_receive_and_group_send(monkeypatch):
+    """The override exists because Channels sweeps everything on each call (O(sockets))."""
+    from channels.layers import InMemoryChannelLayer
+
+    calls = []
+    monkeypatch.setattr(InMemoryChannelLayer, "_clean_expired", lambda self: calls.append(1))
+
+    async def scenario():
+        layer = InMemoryChannelLayer()
+        channel = await layer.new_channel()
+        await layer.send(channel, {"type": "x"})
+        await layer.receive(channel)
+        received = len(calls)
+        await layer.group_send("match.x", {"type": "y"})
+        return received, len(calls)
+
+    received, total = asyncio.run(scenario())
+    assert received >= 1 and total > received

@@ -40,7 +40,7 @@ def test_production_variables_select_postgres_and_redis():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.postgresql",
-        "config.channel_layer.RedisNoticeLayer",
+        "config.notice_layer.RedisNoticeLayer",
         "redis://127.0.0.1:6379/0",
         "False",
         "True",
@@ -66,6 +66,6 @@ def test_embedded_defaults_need_no_server(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.sqlite3",
-        "config.channel_layer.EmbeddedChannelLayer",
+        "config.embedded_layer.EmbeddedChannelLayer",
         "filesystem://",
     ]

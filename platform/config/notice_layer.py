@@ -1,64 +1,25 @@
-"""The embedded defaults' channel layer: Channels' in-memory layer, made cheap per message.
+"""The scale-out channel layer: channels_redis' `RedisChannelLayer` with one round trip to tell
+a group and one to read a batch (RedisNoticeLayer below says why).
 
-`InMemoryChannelLayer.receive` sweeps every channel and every group membership for
-expired entries on each call, so with S sockets each delivered message costs O(S):
-at 800 sockets that sweep was most of a move's cost. Here the sweep runs at most once
-a second, which keeps its purpose (expired messages and memberships still go) while a
-message costs O(1) again. The layer stays single-process; REDIS_URL replaces it.
+What it relies on in channels_redis beyond the public layer API (the group's sorted set at
+`_group_key(group)`, scored by the time of joining; `non_local_name`, `client_prefix`,
+`serialize`/`deserialize`, `connection(0)`) is pinned by tests/matches/test_notice_layer.py's
+"upstream" tests, which fail when an upgrade changes it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import logging
 import time
-from copy import deepcopy
+from collections import deque
+from typing import Any
 
-from channels.layers import InMemoryChannelLayer
-
-
-class EmbeddedChannelLayer(InMemoryChannelLayer):
-    sweep_every_s = 1.0
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._next_sweep = 0.0
-
-    def _clean_expired(self) -> None:
-        now = time.monotonic()
-        if now < self._next_sweep:
-            return
-        self._next_sweep = now + self.sweep_every_s
-        super()._clean_expired()
-
-    async def group_send(self, group, message):
-        """Each member's queue gets the message directly, all sharing one copy: Channels'
-        version makes a task and a deep copy per member (the deep copy of a move's notice,
-        four times a move, was a twentieth of the server's CPU). The Redis layer below
-        delivers to its local channels the same way; receivers do not change a message."""
-        assert isinstance(message, dict), "Message is not a dict"
-        self.require_valid_group_name(group)
-        self._clean_expired()
-        shared = deepcopy(message)  # once: the sender may reuse its dict
-        expires = time.time() + self.expiry
-        for channel in list(self.groups.get(group, ())):
-            queue = self.channels.setdefault(
-                channel, asyncio.Queue(maxsize=self.get_capacity(channel))
-            )
-            with contextlib.suppress(asyncio.QueueFull):  # full: dropped, as Channels does
-                queue.put_nowait((expires, shared))
-
-
-# --- Redis: one round trip to tell a group, one to read a batch --------------------------
-
-import hashlib  # noqa: E402
-import logging  # noqa: E402
-from collections import deque  # noqa: E402
-from typing import Any  # noqa: E402
-
-from channels_redis.core import RedisChannelLayer  # noqa: E402
-from django.core.exceptions import ImproperlyConfigured  # noqa: E402
-from redis.exceptions import NoScriptError  # noqa: E402
+from channels_redis.core import RedisChannelLayer
+from django.core.exceptions import ImproperlyConfigured
+from redis.exceptions import NoScriptError
 
 log = logging.getLogger(__name__)
 
