@@ -2,7 +2,8 @@
 they reach the process, rate-limited, parsed by `protocol`), one handler per frame type, each
 calling a service on the database thread. The protocol itself is described only in
 docs/protocol.md. Frames out are `outgoing.FramesOut`; the channel layer's outages
-`outage.LayerRecovery`; the handshake's cookies and language `handshake`.
+`outage.LayerRecovery`; the handshake's cookies and language `handshake`; where Channels'
+own consumer code is replaced (arrival stamps, the surviving channel receive) `socketbase`.
 """
 
 from __future__ import annotations
@@ -14,10 +15,6 @@ import logging
 import time
 from typing import Any
 
-from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError
 from django.utils import translation
@@ -34,12 +31,9 @@ from matches.outage import LayerRecovery
 from matches.outgoing import FramesOut, log_failure
 from matches.protocol import PROTOCOL_VERSION, BadFrame
 from matches.ratelimit import TokenBucket
+from matches.socketbase import RECEIVED, SocketBase
 
 log = logging.getLogger(__name__)
-
-# A websocket message's private key: when it reached this process (MatchConsumer.__call__).
-RECEIVED = "_received_ms"
-
 
 # The process's acts, written a group per transaction (matches/groupcommit.py).
 ACTS = GroupCommit(services.submit_action)
@@ -50,41 +44,7 @@ def clock() -> float:
     return time.monotonic()
 
 
-class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
-    async def __call__(self, scope, receive, send):
-        """Channels' `__call__`, with a channel-layer receive that survives the layer going
-        away (Redis down): the socket stays open, frames are still answered from the
-        database, and when the layer returns the socket rejoins its group and resyncs."""
-        self.scope = scope
-        self.channel_layer = None
-        self.channel_name = None
-        self.layer_down = False
-        from channels.layers import get_channel_layer
-
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        self.channel_name = await self.channel_layer.new_channel()
-        self.channel_receive = self._channel_receive
-        self.base_send = send
-        # Frames are timed as they reach this process, not when this consumer is free to
-        # handle them: a frame may wait behind the previous one's work (a push, a database
-        # call), and that wait is the server's, not the link's (stamps' `arrival`, rtt).
-        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-
-        async def pump() -> None:
-            while True:
-                message = await receive()
-                message[RECEIVED] = time.time() * 1000
-                inbox.put_nowait(message)
-                if message.get("type") == "websocket.disconnect":
-                    return
-
-        pumping = asyncio.ensure_future(pump())
-        try:
-            with contextlib.suppress(StopConsumer):
-                await await_many_dispatch([inbox.get, self.channel_receive], self.dispatch)
-        finally:
-            pumping.cancel()
-
+class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
     async def connect(self) -> None:
         self.match_id = str(self.scope["url_route"]["kwargs"]["match_id"])
         self.held: list[int] = []
@@ -108,18 +68,6 @@ class MatchConsumer(LayerRecovery, FramesOut, AsyncWebsocketConsumer):
         self.dropped: list[str] = []  # action ids dropped by the rate limit, not yet told
         self.dropped_flush: asyncio.TimerHandle | None = None
         await self.accept()
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch, without its `aclose_old_connections()` before every message.
-
-        That call hops to the database thread and closes the connection for each frame and
-        each group notice, which cost more than the move itself. Every database call here
-        goes through `db_call`, which looks after the connection (matches/dbcall.py).
-        """
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def disconnect(self, code: int) -> None:
         self.closed = True

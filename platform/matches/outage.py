@@ -24,7 +24,9 @@ LAYER_RETRY_S = 0.5
 class LayerRecovery:
     """MatchConsumer's channel receive, which survives the layer going away."""
 
-    async def _channel_receive(self) -> dict[str, Any]:
+    layer_down = False  # set per socket while its channel receive fails
+
+    async def channel_receive_surviving(self) -> dict[str, Any]:
         while True:
             try:
                 return await self.channel_layer.receive(self.channel_name)
