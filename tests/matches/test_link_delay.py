@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 import gamekit
-from matches import consumers, services
+from matches import consumers, services, socketbase
 from matches.latency import LinkDelay
 from matches.models import Action
 from tests.matches.helpers import Client, load
@@ -115,8 +115,9 @@ async def test_a_frame_is_timed_when_it_reaches_the_server_not_when_its_turn_com
     )
     await db(lambda: services.join(match.invite_code))
     now = [time.time() * 1000]  # the consumer's wall clock, moved by the test only
-    monkeypatch.setattr(consumers, "time", SimpleNamespace(time=lambda: now[0] / 1000,
-                                                           monotonic=time.monotonic))  # fmt: skip
+    wall = SimpleNamespace(time=lambda: now[0] / 1000, monotonic=time.monotonic)
+    monkeypatch.setattr(consumers, "time", wall)
+    monkeypatch.setattr(socketbase, "time", wall)  # where a frame is stamped on arrival
     entered, gate = asyncio.Event(), asyncio.Event()
 
     async def busy(consumer, message):  # the consumer is busy with a frame for 500 ms
