@@ -38,7 +38,7 @@ class EventForm(forms.Form):
     kind = forms.ChoiceField(
         label=_("Format"), choices=Event.Kind.choices, initial=Event.Kind.KNOCKOUT
     )
-    choice = forms.ChoiceField(label=_("Game"), choices=[(k, v[0]) for k, v in CHOICES.items()])
+    choice = forms.ChoiceField(label=_("Game"), choices=[(k, v.label) for k, v in CHOICES.items()])
     pace = forms.ChoiceField(label=_("Reading pace"), initial="standard")
     memorise_seconds = forms.ChoiceField(label=_("Memorisation time"), initial="120")
     division = forms.ChoiceField(label=_("Division"), required=False)
@@ -97,9 +97,14 @@ class EventForm(forms.Form):
             )
         except SettingsRefused:
             self.add_error("pace", _("The game does not accept these settings."))
-        if data["kind"] == Event.Kind.SWISS and not data.get("rounds_total"):
+        kind = data["kind"]
+        if CHOICES[data["choice"]].table and kind == Event.Kind.KNOCKOUT:
+            self.add_error(
+                "kind", _("A table game is played in Swiss rounds or an arena, not a knockout.")
+            )
+        if kind == Event.Kind.SWISS and not data.get("rounds_total"):
             self.add_error("rounds_total", _("Choose how many rounds."))
-        if data["kind"] == Event.Kind.ARENA and not data.get("minutes"):
+        if kind == Event.Kind.ARENA and not data.get("minutes"):
             self.add_error("minutes", _("Choose how long the arena lasts."))
         return data
 

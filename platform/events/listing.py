@@ -32,19 +32,49 @@ def _organise_form(action_url: str, csrf: str, name: str, value: int, action: st
     )  # fmt: skip
 
 
+def _pair_parts(b: BoardView) -> tuple[str, list]:
+    vs = f"{b.a} – {b.b}" if b.b else b.a
+    parts = [format_html('<span class="{}">{}</span>', "won" if b.winner == b.a else "", b.a)]
+    if b.b:
+        parts.append(format_html(
+            ' <span class="vs">–</span> <span class="{}">{}</span>',
+            "won" if b.winner == b.b else "", b.b,
+        ))  # fmt: skip
+    else:
+        parts.append(format_html(' <span class="bye">({})</span>', _("bye")))
+    return vs, parts
+
+
+def _table_parts(b: BoardView) -> tuple[str, list]:
+    """A table: every seat's handle (the CPU's named so), its place and points once played;
+    genpei's two teams joined by '&' and set against each other."""
+    cpu = _("CPU")
+    names = [seat.handle or cpu for seat in b.table]
+    seats = []
+    for seat, name in zip(b.table, names, strict=True):
+        if seat.place is None:
+            seats.append(format_html('<span class="seat">{}</span>', name))
+        else:
+            seats.append(format_html(
+                '<span class="seat{}">{} <span class="place">({})</span></span>',
+                " won" if seat.place == 1 else "", name,
+                _("place %(place)s, %(points)s pt") % {"place": seat.place, "points": seat.points},
+            ))  # fmt: skip
+    if b.table[0].team is not None:
+        split = sum(1 for seat in b.table if seat.team == 0)
+        joiner = mark_safe(" & ")
+        sides = [joiner.join(seats[:split]), joiner.join(seats[split:])]
+        vs = " – ".join(" & ".join(names[i] for i in side) for side in
+                        (range(split), range(split, len(names))))  # fmt: skip
+        return vs, [mark_safe(sides[0] + ' <span class="vs">–</span> ' + sides[1])]
+    return " · ".join(names), [mark_safe(" · ".join(seats))]
+
+
 def boards_html(code: str, boards: list[BoardView], organiser: bool, csrf: str) -> SafeString:
     organise = reverse("events:organise", args=[code])
     items = []
     for b in boards:
-        vs = f"{b.a} – {b.b}" if b.b else b.a
-        parts = [format_html('<span class="{}">{}</span>', "won" if b.winner == b.a else "", b.a)]
-        if b.b:
-            parts.append(format_html(
-                ' <span class="vs">–</span> <span class="{}">{}</span>',
-                "won" if b.winner == b.b else "", b.b,
-            ))  # fmt: skip
-        else:
-            parts.append(format_html(' <span class="bye">({})</span>', _("bye")))
+        vs, parts = _table_parts(b) if b.table else _pair_parts(b)
         if b.result == "pending":
             parts.append(format_html(" {}", _("playing")))
         elif b.result == "forfeit":
@@ -94,6 +124,8 @@ def rows_html(code: str, kind: str, rows: list[Row], organiser: bool, finished: 
             cells.append(_number(r.score))
         if kind == "swiss":
             cells += [_number(r.buchholz), _number(r.sonneborn_berger)]
+        if kind == "tables":
+            cells += [str(r.wins), str(r.games)]
         if kind == "arena":
             cells.append(str(r.games))
         if organiser:

@@ -146,6 +146,10 @@ class Board(models.Model):
     b = models.ForeignKey(
         Entrant, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )  # seat 1; None for a bye
+    # A table game's board (events.tables): the entrant id at each seat (None: the CPU's
+    # seat); `a` is its first entrant and `b` None. Empty for a board of two.
+    seats = models.JSONField(default=list, blank=True)
+    places = models.JSONField(default=list, blank=True)  # each seat's place, once played
     match_id = models.UUIDField(null=True, blank=True, unique=True)
     winner = models.ForeignKey(
         Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -163,3 +167,13 @@ class Board(models.Model):
     @property
     def decided(self) -> bool:
         return self.result != self.Result.PENDING
+
+    @property
+    def is_table(self) -> bool:
+        return bool(self.seats)
+
+    def entrant_ids(self) -> list[int]:
+        """The entrants at this board (not the CPU's seats)."""
+        if self.seats:
+            return [eid for eid in self.seats if eid is not None]
+        return [eid for eid in (self.a_id, self.b_id) if eid is not None]

@@ -25,9 +25,10 @@ from django.core.cache import caches
 from django.db import connection, transaction
 from django.db.models import F
 
-from events import arena, knockout, swiss
-from events.gamechoice import in_division
+from events import arena, knockout, swiss, tables
+from events.gamechoice import CHOICES, Choice, in_division
 from events.models import Board, Entrant, Event, Round
+from lobby.pairing import Member, fill_tables
 from matches.services import SeatSpec, create_match_for
 from ratings.services import current, current_many, rating_key
 
@@ -36,6 +37,7 @@ MODE = "friend"  # boards are rated like friend rooms (ratings.rules.RATED_MODES
 SEAT_TTL = 6 * 3600  # how long a board's seat token waits in the cache for its person
 OPEN_BATCH = 8  # boards whose matches one transaction creates
 STALLED_S = 5  # a board still without its match this long after it was made: its opener died
+TABLE_WAIT_S = 30  # an arena's table game: whoever waited this long is seated with CPUs
 
 
 class EventError(Exception):
@@ -44,6 +46,14 @@ class EventError(Exception):
     def __init__(self, code: str):
         super().__init__(code)
         self.code = code
+
+
+def choice(event: Event) -> Choice:
+    return CHOICES[event.choice]
+
+
+def is_table(event: Event) -> bool:
+    return choice(event).table
 
 
 def key_of(event: Event) -> str | None:
@@ -128,13 +138,25 @@ def join(event: Event, user: Any, key: str | None = None) -> Entrant:
 # ---- boards ----------------------------------------------------------------------------
 
 
-def seat_specs(a: Entrant, b: Entrant) -> list[SeatSpec]:
-    """The board's seats: the two entrants. EVENTS_CPU_BOARDS (tests and the bench only)
-    seats the CPU at that level instead, so a simulated event plays itself."""
+def cpu_level(event: Event) -> str:
+    """The CPU that fills a table's empty seats: the game's middle level."""
+    import gamekit
+
+    levels = gamekit.registry.get(event.game).cpu_levels
+    return levels[len(levels) // 2].key if levels else ""
+
+
+def seat_specs(event: Event, people: list[Entrant | None]) -> list[SeatSpec]:
+    """The board's seats: its entrants, the CPU where a table has none. EVENTS_CPU_BOARDS
+    (tests and the bench only) seats the CPU at that level instead, so a simulated event
+    plays itself."""
     level = getattr(django_settings, "EVENTS_CPU_BOARDS", None)
     if level:
-        return [SeatSpec(cpu_level=level), SeatSpec(cpu_level=level)]
-    return [SeatSpec(user_id=a.user_id), SeatSpec(user_id=b.user_id)]
+        return [SeatSpec(cpu_level=level) for _ in people]
+    return [
+        SeatSpec(cpu_level=cpu_level(event)) if e is None else SeatSpec(user_id=e.user_id)
+        for e in people
+    ]
 
 
 def _new_board(
@@ -151,12 +173,30 @@ def _new_board(
     return board
 
 
-def _start_match(event: Event, a: Entrant, b: Entrant) -> tuple[Any, dict[int, str]]:
-    """A new match for two entrants: its id, and each person's seat token by user id."""
+def _new_table(
+    event: Event, rnd: Round | None, position: int, seated: list[Entrant | None], now: datetime
+) -> Board:
+    """A table game's board (not saved): entrants by seat, None for the CPU's seats."""
+    first = next(e for e in seated if e is not None)
+    seats = [e.pk if e is not None else None for e in seated]
+    return Board(event=event, round=rnd, position=position, a=first, seats=seats, created=now)
+
+
+def board_people(board: Board, by_id: dict[int, Entrant] | None = None) -> list[Entrant | None]:
+    """The board's entrants by seat (None: the CPU's seat)."""
+    if not board.seats:
+        return [board.a, board.b]
+    if by_id is None:
+        by_id = Entrant.objects.in_bulk([eid for eid in board.seats if eid is not None])
+    return [by_id[eid] if eid is not None else None for eid in board.seats]
+
+
+def _start_match(event: Event, people: list[Entrant | None]) -> tuple[Any, dict[int, str]]:
+    """A new match for a board's seats: its id, and each person's seat token by user id."""
     match, tokens = create_match_for(
-        event.game, event.settings, MODE, seat_specs(a, b), rated=event.rated
+        event.game, event.settings, MODE, seat_specs(event, people), rated=event.rated
     )
-    return match.pk, {a.user_id: tokens.get(0), b.user_id: tokens.get(1)}
+    return match.pk, {e.user_id: tokens.get(i) for i, e in enumerate(people) if e is not None}
 
 
 def _hold_tokens(board_id: int, tokens: dict[int, str | None]) -> None:
@@ -209,7 +249,7 @@ def _open_some(event_id: int) -> int:
             .order_by("pk")[:OPEN_BATCH]
         )
         for board in boards:
-            board.match_id, tokens = _start_match(board.event, board.a, board.b)
+            board.match_id, tokens = _start_match(board.event, board_people(board))
             board.save(update_fields=["match_id"])
             _hold_tokens(board.pk, tokens)
     return len(boards)
@@ -278,7 +318,9 @@ def _pair_round(event: Event, rnd: Round, now: datetime) -> None:
             event.status = Event.Status.FINISHED
             event.save(update_fields=["status"])
             return
-    if event.kind == Event.Kind.KNOCKOUT:
+    if is_table(event):
+        boards = _seat_round(event, rnd, active, now)
+    elif event.kind == Event.Kind.KNOCKOUT:
         if rnd.number == 1:
             pairs = knockout.first_round(knockout.seed(seeding(active)))
         else:
@@ -288,13 +330,38 @@ def _pair_round(event: Event, rnd: Round, now: datetime) -> None:
                 {i: b.winner_id for i, b in enumerate(before) if b.result != Board.Result.BYE},
             )
         rows = [(by_id[p.a], by_id[p.b] if p.b is not None else None) for p in pairs]
+        boards = [_new_board(event, rnd, i, a, b, now) for i, (a, b) in enumerate(rows)]
     else:
         games = swiss.pair_round(seeding(active), swiss_history(event), event.rounds_total)
         rows = [(by_id[g.a], by_id[g.b] if g.b is not None else None) for g in games]
-    boards = [_new_board(event, rnd, i, a, b, now) for i, (a, b) in enumerate(rows)]
+        boards = [_new_board(event, rnd, i, a, b, now) for i, (a, b) in enumerate(rows)]
     Board.objects.bulk_create(boards)
     if all(board.decided for board in boards):
         _round_decided(event, rnd, now)
+
+
+def _seat_round(event: Event, rnd: Round, active: list[Entrant], now: datetime) -> list[Board]:
+    """A table game's round: tables of neighbours in the standings (round 1: by rating)."""
+    order = [row.id for row in tables.standings(table_entrants(active), table_history(event))]
+    by_id = {e.pk: e for e in active}
+    chosen = choice(event)
+    seated = tables.seat_tables(order, chosen.seats, {e.pk: e.rating for e in active}, chosen.teams)
+    return [
+        _new_table(event, rnd, i, [by_id[x] if x is not None else None for x in table], now)
+        for i, table in enumerate(seated)
+    ]
+
+
+def table_entrants(entrants: list[Entrant]) -> list[tuple[int, float, int]]:
+    return [(e.pk, e.rating, e.pk) for e in entrants]
+
+
+def table_history(event: Event) -> list[tables.Played]:
+    """Every played table of the event (a pending or withdrawn one counts nothing)."""
+    rows = event.boards.filter(result__in=[Board.Result.PLAYED, Board.Result.FORFEIT]).values_list(
+        "seats", "places"
+    )
+    return [tables.Played(seats, places) for seats, places in rows if seats]
 
 
 def swiss_history(event: Event) -> list[list[swiss.Game]]:
@@ -373,22 +440,38 @@ def record_outcome(outcome: Any, now: datetime | None = None) -> bool:
         board = Board.objects.select_related("a", "b").get(pk=board_id)
         if board.decided:
             return False
-        decision = decide(outcome)
-        board.result = Board.Result.FORFEIT if decision.forfeit else Board.Result.PLAYED
-        tie_winner = None if event.kind == Event.Kind.ARENA else board.a
-        board.winner = (
-            (board.a, board.b)[decision.winner] if decision.winner is not None else tie_winner
-        )
-        board.finished_at = now
-        board.save(update_fields=["result", "winner", "finished_at"])
+        if board.is_table:
+            _record_table(board, outcome, now)
+        else:
+            decision = decide(outcome)
+            board.result = Board.Result.FORFEIT if decision.forfeit else Board.Result.PLAYED
+            tie_winner = None if event.kind == Event.Kind.ARENA else board.a
+            board.winner = (
+                (board.a, board.b)[decision.winner] if decision.winner is not None else tie_winner
+            )
+            board.finished_at = now
+            board.save(update_fields=["result", "winner", "finished_at"])
         if rnd is None:
-            _arena_after(event, board, now)
+            (_arena_after_table if board.is_table else _arena_after)(event, board, now)
         elif not rnd.boards.filter(result=Board.Result.PENDING).exists():
             _round_decided(event, rnd, now)
         bump(event.pk)
     if rnd is None:
         open_boards(event_id)  # the wave's new boards
     return True
+
+
+def _record_table(board: Board, outcome: Any, now: datetime) -> None:
+    """A table's places, seat by seat, from the match's outcome (events.tables scores
+    them). The board's winner is the entrant in first place at the lowest seat, if any."""
+    places = [seat.place for seat in sorted(outcome.seats, key=lambda seat: seat.index)]
+    forfeited = any(seat.forfeited for seat in outcome.seats if board.seats[seat.index] is not None)
+    board.places = places
+    board.result = Board.Result.FORFEIT if forfeited else Board.Result.PLAYED
+    firsts = [eid for eid, place in zip(board.seats, places, strict=True) if place == 1]
+    board.winner_id = next((eid for eid in firsts if eid is not None), None)
+    board.finished_at = now
+    board.save(update_fields=["places", "result", "winner", "finished_at"])
 
 
 def sweep(now: datetime) -> int:
@@ -444,6 +527,21 @@ def _arena_after(event: Event, board: Board, now: datetime) -> None:
     _wave(event, now)
 
 
+def _arena_after_table(event: Event, board: Board, now: datetime) -> None:
+    """A table's seats score as arena results (tables.arena_result), then wait again."""
+    people = Entrant.objects.in_bulk(board.entrant_ids())
+    seats = len(board.seats)
+    for eid, place in zip(board.seats, board.places, strict=True):
+        if eid is None:
+            continue
+        me = people[eid]
+        tally = arena.record(_tally(me), tables.arena_result(place, seats))
+        me.score, me.run, me.games, me.wins = tally.score, tally.run, tally.games, tally.wins
+        me.waiting_since = None if me.withdrawn or now >= ends_at(event) else now
+        me.save(update_fields=["score", "run", "games", "wins", "waiting_since"])
+    _wave(event, now)
+
+
 def arena_order(entrants: list[Entrant]) -> list[Entrant]:
     """Arena standings: score, then wins, then rating, then who joined first."""
     return sorted(entrants, key=lambda e: (-e.score, -e.wins, -e.rating, e.pk))
@@ -454,8 +552,10 @@ def _wave(event: Event, now: datetime) -> int:
     if now >= ends_at(event):
         return 0
     waiting = list(event.entrants.filter(withdrawn=False, waiting_since__isnull=False))
-    if len(waiting) < 2:
+    if len(waiting) < 2 and not (waiting and is_table(event)):
         return 0
+    if is_table(event):
+        return _table_wave(event, waiting, now)
     places = {e.pk: i + 1 for i, e in enumerate(arena_order(waiting))}
     pairs = arena.pair_wave(
         [arena.Waiting(e.pk, places[e.pk], e.last_opponent_id) for e in waiting]
@@ -470,6 +570,55 @@ def _wave(event: Event, now: datetime) -> int:
     paired = [x for pair in pairs for x in pair]
     Entrant.objects.filter(pk__in=paired).update(waiting_since=None)
     return len(boards)
+
+
+def _table_wave(event: Event, waiting: list[Entrant], now: datetime) -> int:
+    """An arena of a table game: the lobby's `fill_tables` seats the waiting in standings
+    order, neighbours together, never at a table with someone of their previous table;
+    whoever is left waits for the next wave, unless one of them has waited TABLE_WAIT_S:
+    then they are all seated, the CPU in the empty seats (tables.seat_tables)."""
+    chosen = choice(event)
+    ordered = arena_order(waiting)
+    mates = _last_tables(event, {e.pk for e in waiting})
+    members = [
+        Member(
+            id=e.pk,
+            person=str(e.pk),
+            rating=float(i),  # the standings order: neighbours sit together
+            last_opponents=frozenset(str(x) for x in mates.get(e.pk, ())),
+        )
+        for i, e in enumerate(ordered)
+    ]
+    groups = [[m.id for m in table] for table in fill_tables(members, chosen.seats)]
+    ratings = {e.pk: e.rating for e in waiting}
+    groups = [tables.seat_tables(g, chosen.seats, ratings, chosen.teams)[0] for g in groups]
+    seated = {x for g in groups for x in g}
+    left = [e for e in ordered if e.pk not in seated]
+    if left and any(now - e.waiting_since >= timedelta(seconds=TABLE_WAIT_S) for e in left):
+        groups += tables.seat_tables([e.pk for e in left], chosen.seats, ratings, chosen.teams)
+    if not groups:
+        return 0
+    by_id = {e.pk: e for e in waiting}
+    start = event.boards.count()
+    boards = [
+        _new_table(event, None, start + i, [by_id[x] if x is not None else None for x in g], now)
+        for i, g in enumerate(groups)
+    ]
+    Board.objects.bulk_create(boards)
+    paired = [x for g in groups for x in g if x is not None]
+    Entrant.objects.filter(pk__in=paired).update(waiting_since=None)
+    return len(boards)
+
+
+def _last_tables(event: Event, ids: set[int]) -> dict[int, list[int]]:
+    """Each of these entrants' previous table mates (from their newest board)."""
+    found: dict[int, list[int]] = {}
+    recent = event.boards.order_by("-pk").values_list("seats", flat=True)[: 4 * len(ids) + 8]
+    for seats in recent:
+        for eid in seats or ():
+            if eid in ids and eid not in found:
+                found[eid] = [x for x in seats if x is not None and x != eid]
+    return found
 
 
 def arena_waves(now: datetime) -> int:
@@ -523,7 +672,8 @@ def tick(now: datetime) -> dict[str, int]:
 
 def withdraw(event: Event, entrant: Entrant, now: datetime) -> None:
     """Out of the event: a pending board goes to the opponent (its match plays on as an
-    ordinary match, no longer counted)."""
+    ordinary match, no longer counted). A table plays on and counts for the others; the
+    withdrawn entrant is seated no more."""
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
         entrant = Entrant.objects.select_for_update().get(pk=entrant.pk, event=event)
@@ -531,6 +681,8 @@ def withdraw(event: Event, entrant: Entrant, now: datetime) -> None:
         entrant.save(update_fields=["withdrawn", "waiting_since"])
         pending = event.boards.filter(result=Board.Result.PENDING)
         for board in pending.filter(a=entrant) | pending.filter(b=entrant):
+            if board.is_table:
+                continue
             other = board.b if board.a_id == entrant.pk else board.a
             board.result, board.winner, board.finished_at = Board.Result.WITHDRAWN, other, now
             board.save(update_fields=["result", "winner", "finished_at"])
@@ -546,16 +698,16 @@ def withdraw(event: Event, entrant: Entrant, now: datetime) -> None:
 
 def repair_board(event: Event, board: Board, now: datetime) -> Board:
     """A fresh match for a pending board (a broken connection, a wrong setting): the old
-    match is no longer counted; the same two play again."""
+    match is no longer counted; the same people play again."""
     with transaction.atomic():
         board = (
             Board.objects.select_for_update(of=("self",))
             .select_related("a", "b")
             .get(pk=board.pk, event=event)
         )
-        if board.decided or board.b is None:
+        if board.decided or (board.b is None and not board.is_table):
             raise EventError("decided")
-        board.match_id, tokens = _start_match(event, board.a, board.b)
+        board.match_id, tokens = _start_match(event, board_people(board))
         board.created = now
         board.save(update_fields=["match_id", "created"])
         _hold_tokens(board.pk, tokens)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from events import services, swiss
+from events import services, swiss, tables
 from events.models import Board, Entrant, Event
 
 
@@ -38,6 +38,16 @@ class BoardView:
     result: str
     winner: str | None
     match_id: str | None
+    # A table game's board: each seat's handle (None: the CPU), team, place and points.
+    table: list[SeatView] | None = None
+
+
+@dataclass
+class SeatView:
+    handle: str | None
+    team: int | None
+    place: int | None
+    points: int | None
 
 
 @dataclass
@@ -69,6 +79,7 @@ def build(event: Event, arena_boards: int | None = None) -> Table:
     for rnd in event.rounds.order_by("number"):
         rounds[rnd.pk] = RoundView(rnd.number, rnd.due_at, rnd.started_at is not None)
     arena_boards = RoundView(None, None, True)
+    teams = services.choice(event).teams
     for board in boards:
         view = BoardView(
             board.pk,
@@ -80,6 +91,7 @@ def build(event: Event, arena_boards: int | None = None) -> Table:
             board.result,
             handle.get(board.winner_id) if board.winner_id else None,
             str(board.match_id) if board.match_id else None,
+            _table_view(board, handle, teams) if board.seats else None,
         )
         (rounds[board.round_id] if board.round_id else arena_boards).boards.append(view)
     round_list = list(rounds.values())
@@ -96,8 +108,34 @@ def build(event: Event, arena_boards: int | None = None) -> Table:
     return Table(event, rows, round_list, champion)
 
 
+def _table_view(board: Board, handle, teams) -> list[SeatView]:
+    got = tables.points(board.places) if board.places else [None] * len(board.seats)
+    team_of = [0] * teams[0] + [1] * (len(board.seats) - teams[0]) if teams else None
+    return [
+        SeatView(
+            handle.get(eid) if eid is not None else None,
+            team_of[i] if team_of else None,
+            board.places[i] if board.places else None,
+            got[i],
+        )
+        for i, eid in enumerate(board.seats)
+    ]
+
+
 def _rows(event: Event, entrants: list[Entrant], boards: list[Board], handle) -> list[Row]:
     base = {e.pk: Row(0, e.pk, e.user_id, handle[e.pk], e.rating, e.withdrawn) for e in entrants}
+    if event.kind != Event.Kind.ARENA and services.is_table(event):
+        history = [
+            tables.Played(b.seats, b.places)
+            for b in boards
+            if b.seats and b.result in (Board.Result.PLAYED, Board.Result.FORFEIT)
+        ]
+        out = []
+        for place, s in enumerate(tables.standings(services.table_entrants(entrants), history), 1):
+            row = base[s.id]
+            row.place, row.score, row.wins, row.games = place, s.points, s.firsts, s.games
+            out.append(row)
+        return out
     if event.kind == Event.Kind.ARENA:
         ordered = services.arena_order(entrants)
         for place, e in enumerate(ordered, 1):
@@ -172,6 +210,21 @@ def export(table: Table) -> dict[str, Any]:
                     {
                         "a": b.a,
                         "b": b.b,
+                        **(
+                            {
+                                "seats": [
+                                    {
+                                        "handle": t.handle,
+                                        "team": t.team,
+                                        "place": t.place,
+                                        "points": t.points,
+                                    }
+                                    for t in b.table
+                                ]
+                            }
+                            if b.table
+                            else {}
+                        ),
                         "result": b.result,
                         "winner": b.winner,
                         "record": f"/play/{b.match_id}/record/" if b.match_id else None,

@@ -100,20 +100,20 @@ def context(request: HttpRequest, event: Event, key: str = "") -> dict:
     for rnd in table.rounds:
         shown = rnd.boards[:ARENA_BOARDS_SHOWN] if rnd.number is None else rnd.boards
         rnd.html = listing.boards_html(event.code, shown, organiser, csrf)
+    layout = "tables" if event.kind == Event.Kind.SWISS and services.is_table(event) else event.kind
     rows_html = listing.rows_html(
-        event.code, event.kind, table.rows, organiser, event.status == Event.Status.FINISHED, csrf
+        event.code, layout, table.rows, organiser, event.status == Event.Status.FINISHED, csrf
     )
     me = None
     my_board = None
     if request.user.is_authenticated:
         me = Entrant.objects.filter(event=event, user=request.user).first()
         if me is not None:
-            my_board = (
-                Board.objects.filter(event=event, result=Board.Result.PENDING, a=me).first()
-                or Board.objects.filter(event=event, result=Board.Result.PENDING, b=me).first()
-            )
+            my_board = my_pending_board(event, me)
     return {
         "event": event,
+        "game_label": services.choice(event).label,
+        "layout": layout,
         "table": table,
         "me": me,
         "my_board": my_board,
@@ -125,6 +125,13 @@ def context(request: HttpRequest, event: Event, key: str = "") -> dict:
         "board_count": sum(len(r.boards) for r in table.rounds),
         "errors": messages(),
     }
+
+
+def my_pending_board(event: Event, me: Entrant) -> Board | None:
+    pending = Board.objects.filter(event=event, result=Board.Result.PENDING)
+    if services.is_table(event):  # a handful of tables: their seats are read here
+        return next((b for b in pending.order_by("pk") if me.pk in b.seats), None)
+    return pending.filter(a=me).first() or pending.filter(b=me).first()
 
 
 @require_GET
@@ -186,7 +193,7 @@ def seat(request: HttpRequest, code: str, board_id: int) -> HttpResponse:
     event = event_of(code)
     board = get_object_or_404(Board, pk=board_id, event=event)
     mine = Entrant.objects.filter(event=event, user=request.user).values_list("pk", flat=True)
-    if not set(mine) & {board.a_id, board.b_id} or board.match_id is None:
+    if not set(mine) & set(board.entrant_ids()) or board.match_id is None:
         return HttpResponseForbidden(_("This is not your board."))
     token = services.take_seat(board, request.user.pk)
     url = reverse("matches:play", args=[board.match_id])

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from events import arena, knockout, swiss
+from events import arena, knockout, swiss, tables
 from events.knockout import BracketError, Entrant, Pair
 
-PURE = ("knockout.py", "swiss.py", "arena.py")
+PURE = ("knockout.py", "swiss.py", "arena.py", "tables.py")
 
 
 @pytest.mark.parametrize("name", PURE)
@@ -23,9 +23,12 @@ def test_pure_modules_import_no_django(name):
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module == "lobby.pairing":
+            imported.add(node.module)  # the lobby's pure pairing module (tables)
         elif isinstance(node, ast.ImportFrom):
             imported.add(node.module.split(".")[0] if node.level == 0 else ".")
     allowed = {"__future__", "collections", "dataclasses", "networkx", "caissify_pairings", "."}
+    allowed.add("lobby.pairing")
     assert imported <= allowed
 
 
@@ -258,3 +261,71 @@ def test_events_reach_games_only_through_the_plugin_contract():
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 names = [node.module]
             assert not any(n == "games" or n.startswith("games.") for n in names), path
+
+
+# ---- tables (genpei 2 v 2, Bozu, Bakudan) ------------------------------------------------
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5])
+@pytest.mark.parametrize("n", range(1, 40))
+def test_tables_seat_everyone_once_with_as_few_cpus_as_can_be(n, seats):
+    ordered = [f"p{i}" for i in range(n)]
+    seated = tables.seat_tables(ordered, seats)
+    assert all(len(t) == seats for t in seated)
+    people = [x for t in seated for x in t if x is not None]
+    assert sorted(people) == sorted(ordered) and len(people) == n
+    assert len(seated) == -(-n // seats)  # as few tables as hold everyone
+    cpus = [t.count(None) for t in seated]
+    assert max(cpus) - min(cpus) <= 1 and cpus == sorted(cpus)  # spread, later tables
+    # Neighbours in the order sit together: the leaders at the first table.
+    assert [x for t in seated for x in t if x is not None] == ordered
+
+
+def test_genpei_tables_are_the_two_most_even_teams():
+    ratings = {"a": 1900, "b": 1700, "c": 1600, "d": 1800, "e": 1500, "f": 1400}
+    teams = (2, 2)
+    # 1900 + 1600 against 1800 + 1700 (a + d together would be the least even).
+    assert tables.seat_tables(list("adbc"), 4, ratings, teams) == [["a", "c", "d", "b"]]
+    # Three people and a CPU: the CPU's partner is the one whose side comes closest
+    # (the strongest, a, against b + c).
+    assert tables.seat_tables(list("abc"), 4, ratings, teams) == [["b", "c", "a", None]]
+    # Two people and two CPUs: a person and a CPU on each side, never both people
+    # against two CPUs.
+    assert tables.seat_tables(list("ef"), 4, ratings, teams) == [["e", None, "f", None]]
+
+
+def test_points_are_the_seats_behind_you():
+    assert tables.points([1, 2, 3, 4]) == [3, 2, 1, 0]
+    assert tables.points([1, 1, 3, 4]) == [2, 2, 1, 0]
+    assert tables.points([1, 1, 3, 3]) == [2, 2, 0, 0]  # genpei: the winning team
+    assert tables.points([2, 1]) == [0, 1]  # one against one: a win is 1
+
+
+def test_table_standings_points_then_firsts_then_rating():
+    entrants = [("a", 1500, 0), ("b", 1600, 1), ("c", 1500, 2), ("d", 1400, 3), ("e", 1500, 4)]
+    played = [
+        tables.Played(["a", "b", "c", None], [1, 2, 3, 4]),  # a 3, b 2, c 1
+        tables.Played(["d", "e", None, "x"], [2, 1, 3, 4]),  # e 3, d 2; x withdrawn: skipped
+        tables.Played(["b", "c", "d", "e"], [4, 1, 2, 3]),  # c 3, d 2, e 1, b 0
+    ]
+    rows = tables.standings(entrants, played)
+    # c, e and d have 4 points; c and e a first place each, d none; c and e are equal on
+    # rating too, and c joined first.
+    assert [(r.id, r.points, r.firsts, r.games) for r in rows] == [
+        ("c", 4, 1, 2),
+        ("e", 4, 1, 2),
+        ("d", 4, 0, 2),
+        ("a", 3, 1, 1),
+        ("b", 2, 0, 2),
+    ]
+
+
+def test_a_table_place_as_an_arena_result():
+    assert [tables.arena_result(p, 4) for p in (1, 2, 3, 4)] == [
+        arena.WIN,
+        arena.DRAW,
+        arena.LOSS,
+        arena.LOSS,
+    ]
+    assert [tables.arena_result(p, 4) for p in (1, 1, 3, 3)][1] == arena.WIN  # genpei team
+    assert [tables.arena_result(p, 3) for p in (1, 2, 3)] == [arena.WIN, arena.LOSS, arena.LOSS]
