@@ -406,6 +406,9 @@ SITE_NAME = _("Hyakunin Isshu card games")
 
 # Ratings (platform/ratings, docs/ratings.md): the catch-up sweep looks this far back.
 RATINGS_CATCH_UP_DAYS = int(os.environ.get("RATINGS_CATCH_UP_DAYS", 7))
+# A finished rated match's update runs as a Celery task (ratings.apply_match) when a worker
+# shares the broker (as MATCHES_CELERY says), else in the process that finished the match.
+RATINGS_CELERY = env_bool("RATINGS_CELERY", MATCHES_CELERY)
 
 # Players (platform/players, docs/players.md). The WebAuthn relying-party id is the request's
 # host name unless set here (a domain, never an IP address: browsers refuse those).

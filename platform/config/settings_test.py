@@ -53,6 +53,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # Matches: quick CPU moves, no Celery worker in the test run (the in-process driver plays).
 MATCHES_CPU_DELAY_MS = 20
 MATCHES_CELERY = False
+RATINGS_CELERY = False  # the receiver applies a finish itself (tests/ratings queue it too)
 # No ticker thread in the test process (it would touch the database behind the tests); a
 # server a test starts for events asks for one (tests/browser/test_events.py).
 EVENTS_TICKER = os.environ.get("EVENTS_TICKER") == "1"

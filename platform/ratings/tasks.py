@@ -1,5 +1,7 @@
-"""The catch-up sweep: finished rated matches whose outcome no receiver applied (a process
-killed between the match's commit and the update, a signal lost). Celery beat runs it."""
+"""Celery tasks: one finished match's update (queued by the receiver), and the catch-up sweep
+for finished rated matches whose outcome no update dealt with (a process killed between the
+match's commit and the update, a signal or a queued message lost). Celery beat runs the
+sweep. Both are idempotent by match id (`apply.apply`)."""
 
 from __future__ import annotations
 
@@ -26,6 +28,18 @@ def pending(since) -> list:
         .exclude(pk__in=applied)
         .values_list("pk", flat=True)[:BATCH]
     )
+
+
+@shared_task(name="ratings.apply_match", acks_late=True)
+def apply_match(match_id: str) -> str:
+    """Apply one finished match (its outcome rebuilt from the database): APPLIED, ALREADY
+    (a retry, a second delivery, the sweep first), UNRATED, or "gone" (the match was
+    deleted meanwhile). Acknowledged after it runs: a worker killed mid-update leaves the
+    message to be delivered again, and the marker keeps that to one update."""
+    outcome = outcome_of(match_id)
+    if outcome is None:
+        return "gone"
+    return apply.apply(outcome)
 
 
 @shared_task(name="ratings.catch_up")

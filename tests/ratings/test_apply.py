@@ -187,3 +187,43 @@ def test_a_real_finish_is_applied_once_by_receiver_sweep_and_late_signal_togethe
         matches.resign(cpu.id, [0])
     assert tasks.pending(timezone.now() - timedelta(days=1)) == []
     assert services.current(a, "karuta-competitive").games == 2
+
+
+def test_with_a_worker_the_finish_only_queues_the_update_which_applies_once(
+    django_capture_on_commit_callbacks, monkeypatch, settings, caplog
+):
+    from matches import services as matches
+    from matches.services import SeatSpec, create_match_for
+    from ratings import tasks
+
+    settings.RATINGS_CELERY = True
+    queued = []
+    monkeypatch.setattr(tasks.apply_match, "delay", lambda *args: queued.append(args))
+    a, b = users("aoi", "ren")
+    karuta = {"mode": "competitive", "memorise_seconds": 0}
+    match, _ = create_match_for("karuta", karuta, "friend", [SeatSpec(a), SeatSpec(b)], rated=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        matches.resign(match.id, [1])
+    # The finishing process queued the match id (a JSON message) and changed no rating.
+    assert queued == [(str(match.id),)]
+    assert not Rating.objects.exists() and not AppliedMatch.objects.exists()
+    # The worker runs it (through Celery's task call), then a redelivery of the same message.
+    assert tasks.apply_match.apply(args=queued[0]).get() == apply.APPLIED
+    assert tasks.apply_match.apply(args=queued[0]).get() == apply.ALREADY
+    assert services.current(a, "karuta-competitive").games == 1
+    assert services.current(b, "karuta-competitive").rating < 1500
+    assert RatingChange.objects.filter(match_id=match.id).count() == 2
+    assert tasks.apply_match(str(uuid.uuid4())) == "gone"
+
+    # The broker refuses the message: the finish still succeeds, the sweep applies it.
+    def down(*args):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(tasks.apply_match, "delay", down)
+    lost, _ = create_match_for("karuta", karuta, "friend", [SeatSpec(a), SeatSpec(b)], rated=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        matches.resign(lost.id, [0])
+    assert "could not queue a rating update: ConnectionError" in caplog.text
+    assert services.current(a, "karuta-competitive").games == 1
+    assert tasks.catch_up() == {apply.APPLIED: 1}
+    assert services.current(b, "karuta-competitive").games == 2
