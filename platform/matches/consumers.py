@@ -202,7 +202,8 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
         action_id = message.get("action_id")
         if not isinstance(action_id, str) or not protocol.ACTION_ID.match(action_id):
             raise BadFrame("bad_message")
-        action = protocol.check_action(message.get("action"))
+        # Bounded once, by the service (`protocol.check_action` in `moves.submit_action`).
+        action = message.get("action")
         seat = protocol.seat_number(message.get("seat"))
         expected = protocol.seat_number(message.get("seq"))
         if not self.held:
@@ -218,6 +219,8 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
                 arrived_ms=self.arrived_ms,
                 link=self.link.estimate,
             )
+        except BadFrame:
+            raise  # the act itself is malformed: refused like any bad frame, no view
         except (MatchError, GameError) as exc:
             await self.send_refusal(exc, action_id)
             await self.push()

@@ -44,12 +44,37 @@ def wait_phase(page, *wanted: str, timeout: float = 20_000) -> str:
     return phase(page)
 
 
+# The seq of the last state frame the page has handled: the test's own script, run before
+# the page's (add_init_script), notes it once every listener of the message has run (the
+# page draws a frame synchronously in its listener). The page itself carries no test hook.
+DRAWN_SEQ = """
+(() => {
+  const Native = window.WebSocket;
+  window.__drawnSeq = 0;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
+        let frame;
+        try { frame = JSON.parse(event.data); } catch { return; }
+        if (frame && frame.type === "state") setTimeout(() => { window.__drawnSeq = frame.seq; });
+      });
+    }
+  };
+})();
+"""
+
+
+def track_drawn_frames(context) -> None:
+    context.add_init_script(DRAWN_SEQ)
+
+
 def seq(page) -> int:
-    return int(page.evaluate("() => Number(document.body.dataset.seq || 0)"))
+    return int(page.evaluate("() => window.__drawnSeq || 0"))
 
 
 def wait_seq_after(page, before: int) -> None:
-    page.wait_for_function("(b) => Number(document.body.dataset.seq || 0) > b", arg=before)
+    page.wait_for_function("(b) => (window.__drawnSeq || 0) > b", arg=before)
 
 
 def focus_in(page, selector: str) -> bool:
@@ -87,6 +112,7 @@ class Frames:
 
 def test_vs_cpu_game_to_the_end_by_keyboard_only(asgi_server, watched):
     page = watched.page
+    track_drawn_frames(page.context)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=asgi_server.url)
     page.set_viewport_size(PHONE)
     number = game_number.encode(3, "calm", 2026)
@@ -150,6 +176,7 @@ def test_vs_cpu_game_to_the_end_by_keyboard_only(asgi_server, watched):
 
 def test_pass_and_play_blind_screen_hides_every_hand(asgi_server, watched):
     page = watched.page
+    track_drawn_frames(page.context)
     frames = Frames(page)
     page.goto(f"{asgi_server.url}/bakudan/")
     page.select_option("#id_players", "3")
@@ -219,6 +246,7 @@ def deal_with_snatch_and_bomb_on_top(players: int = 3) -> int:
 
 def test_keyboard_snatch_target_choice_and_bomb_placement(asgi_server, watched):
     page = watched.page
+    track_drawn_frames(page.context)
     sent: list[dict] = []
     page.on(
         "websocket",
@@ -310,6 +338,8 @@ def test_play_screen_in_other_languages_on_a_phone(asgi_server, watched, prefix,
 def test_friend_room_each_screen_shows_only_its_own_hand(asgi_server, chromium):
     host_ctx = chromium.new_context(viewport=DESKTOP)
     guest_ctx = chromium.new_context(viewport=PHONE)
+    track_drawn_frames(host_ctx)
+    track_drawn_frames(guest_ctx)
     host, guest = host_ctx.new_page(), guest_ctx.new_page()
     frames = {id(host): Frames(host), id(guest): Frames(guest)}
     errors: list[str] = []

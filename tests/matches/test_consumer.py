@@ -158,6 +158,31 @@ async def test_an_ack_rides_on_the_state_frame_when_the_client_asks_at_hello():
     await client.close()
 
 
+async def test_an_act_is_bounded_once(monkeypatch):
+    """protocol.check_action runs once per act (in the service), not in the socket too."""
+    from matches import protocol
+
+    checked = []
+    real = protocol.check_action
+
+    def counting(action):
+        checked.append(action)
+        return real(action)
+
+    monkeypatch.setattr(protocol, "check_action", counting)
+    match, token = await make(mode="cpu")
+    client = Client(match.id, token)
+    await client.connect()
+    act = {"type": "act", "action": {"type": "draw"}, "action_id": "once", "seq": client.seq}
+    await client.send(act)
+    await client.until(lambda f: f["type"] == "ack")
+    assert checked == [{"type": "draw"}]
+    await client.send({**act, "action": {"type": "draw", "n": 2**60}, "action_id": "big"})
+    refused = await client.until(lambda f: f["type"] == "error")
+    assert (refused["code"], refused["ref"], "view" in refused) == ("bad_message", "big", False)
+    await client.close()
+
+
 async def test_ack_in_state_must_be_a_boolean():
     match, token = await make(mode="cpu")
     for value in ("yes", None, 1):

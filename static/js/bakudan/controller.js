@@ -75,7 +75,6 @@ export class BakudanController {
   onState(frame) {
     const { blind, events, panel, room } = this.ui;
     this.match = frame.match;
-    document.body.dataset.seq = frame.seq; // tests wait on it: "the page has drawn frame N"
     $("[data-mode-label]").textContent = modeLabel(this.S.modes, this.match.mode);
     const handoff = handoffSeat(frame);
     if (handoff !== null && !frame.view) {
