@@ -340,6 +340,7 @@ def pages(board_players: int, profile_games: int, repeat: int, reuse: bool) -> N
     from django.db import connection
     from django.test import Client
     from django.urls import NoReverseMatch, reverse
+    from django.utils import timezone
 
     from ratings import services
     from ratings.models import Rating, RatingChange
@@ -351,7 +352,7 @@ def pages(board_players: int, profile_games: int, repeat: int, reuse: bool) -> N
     if not (reuse and built):
         build(board_players, profile_games)
     profile_user = user_model.objects.get(pk=RatingChange.objects.values("user_id")[:1])
-    qualified = services._eligible("karuta-competitive").count()
+    qualified = services._eligible("karuta-competitive", timezone.now()).count()
     print(
         f"\npages ({connection.vendor}): {board_players} rated players ({qualified} on the "
         f"leaderboard), one with {profile_games} rated games; "
@@ -437,16 +438,16 @@ def build(board_players: int, profile_games: int) -> None:
     ratings = rng.normal(1500, 300, board_players)
     deviations = rng.uniform(45, 150, board_players)
     idle_days = rng.uniform(0, 60, board_players)
-    Rating.objects.bulk_create(
-        (
-            Rating(
-                user_id=u, key="karuta-competitive", rating=float(r), deviation=float(d),
-                volatility=0.09, games=100, last_played=now - timedelta(days=float(a)),
-            )
-            for u, r, d, a in zip(ids, ratings, deviations, idle_days, strict=True)
-        ),
-        batch_size=5000,
-    )  # fmt: skip
+    rows = [
+        Rating(
+            user_id=u, key="karuta-competitive", rating=float(r), deviation=float(d),
+            volatility=0.09, games=100, last_played=now - timedelta(days=float(a)),
+        )
+        for u, r, d, a in zip(ids, ratings, deviations, idle_days, strict=True)
+    ]  # fmt: skip
+    for row in rows:
+        row.settle()  # as ratings.apply does: until when it is on the leaderboard
+    Rating.objects.bulk_create(rows, batch_size=5000)
     profile_user = user_model.objects.get(pk=ids[board_players // 2])
     walk = 1500 + np.cumsum(rng.normal(0, 10, profile_games))
     RatingChange.objects.bulk_create(

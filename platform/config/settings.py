@@ -236,6 +236,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     "matches-sweep-stalled": {"task": "matches.tasks.sweep_stalled_matches", "schedule": 15.0},
     # Rated matches whose update no receiver applied (a process killed after the finish).
     "ratings-catch-up": {"task": "ratings.catch_up", "schedule": 60.0},
+    # The once-only markers of matches older than the catch-up window (and a day).
+    "ratings-purge-markers": {
+        "task": "ratings.purge_markers",
+        "schedule": crontab(hour=4, minute=11),
+    },
     # Abandoned rated games whose match_finished no lobby receiver saw (lobby/tasks.py).
     "lobby-catch-up": {"task": "lobby.catch_up", "schedule": 300.0},
     # Event rounds start on time, lost results are caught up, arenas pair their waves.

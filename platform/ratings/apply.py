@@ -10,16 +10,26 @@ its commit leaves nothing behind, so the sweep applies the match later.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from ratings import pure, rules
 from ratings.models import AppliedMatch, Rating, RatingChange
 
 log = logging.getLogger(__name__)
 
-APPLIED, ALREADY, UNRATED = "applied", "already", "unrated"
+APPLIED, ALREADY, UNRATED, TOO_OLD = "applied", "already", "unrated", "too old"
+
+
+def window_start():
+    """Matches finished before this are never applied: the catch-up sweep no longer looks
+    at them, and their markers may have been purged (tasks.purge_markers), so a message
+    redelivered that late could not tell an applied match from a new one."""
+    return timezone.now() - timedelta(days=settings.RATINGS_CATCH_UP_DAYS)
 
 
 def seat_results(outcome: Any) -> list[rules.SeatResult]:
@@ -31,7 +41,10 @@ def seat_results(outcome: Any) -> list[rules.SeatResult]:
 
 def apply(outcome: Any) -> str:
     """Apply a `matches.outcome.MatchOutcome`: APPLIED, ALREADY (applied before: nothing
-    changes) or UNRATED (marked, nothing to change)."""
+    changes), UNRATED (marked, nothing to change) or TOO_OLD (finished before the window:
+    nothing changes, nothing is marked)."""
+    if outcome.finished_at < window_start():
+        return TOO_OLD
     key = rules.rating_key(outcome.game, outcome.mode, outcome.settings)
     seats = seat_results(outcome)
     reason = rules.unrated_reason(outcome.rated, key, seats)
@@ -67,17 +80,19 @@ def _update(outcome: Any, key: str, seats: list[rules.SeatResult]) -> None:
         .filter(key=key, user_id__in=users)
         .order_by("user_id")
     }
-    before = {u: pure.Rating(r.rating, r.deviation, r.volatility) for u, r in rows.items()}
+    played = outcome.finished_at
+    # Each player as of this game: a Glicko-2 deviation has grown since their last game.
+    before = {u: r.live(played) for u, r in rows.items()}
     after = rules.update(key, outcome.settings, seats, before)
     places = rules.places(seats)
-    played = outcome.finished_at
     for seat in seats:
         row, new = rows[seat.user_id], after[seat.user_id]
         row.rating, row.deviation, row.volatility = new.rating, new.deviation, new.volatility
         row.games += 1
         row.last_played = played if row.last_played is None else max(row.last_played, played)
+        row.settle()
     Rating.objects.bulk_update(
-        rows.values(), ["rating", "deviation", "volatility", "games", "last_played"]
+        rows.values(), ["rating", "deviation", "volatility", "games", "last_played", "board_until"]
     )
     RatingChange.objects.bulk_create(
         RatingChange(

@@ -3,6 +3,8 @@ marker that makes each finished match's update happen once (docs/ratings.md)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 
@@ -21,6 +23,9 @@ class Rating(models.Model):
     volatility = models.FloatField(default=pure.START_VOLATILITY)
     games = models.PositiveIntegerField(default=0)
     last_played = models.DateTimeField(null=True, blank=True)
+    # Until when this rating is on its leaderboard without another game: played in the last
+    # 30 days and its deviation, growing while idle, at most 75 (None: it is not settled).
+    board_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -28,13 +33,30 @@ class Rating(models.Model):
         ]
         indexes = [
             # The leaderboard: by key, best first, with what it filters on (index-only).
-            models.Index(
-                fields=["key", "-rating", "deviation", "last_played"], name="rating_board"
-            ),
+            models.Index(fields=["key", "-rating", "board_until"], name="rating_board_until"),
         ]
 
     def __str__(self) -> str:
         return f"{self.key} {self.rating:.0f}"
+
+    def glicko(self) -> pure.Rating:
+        """As stored: as of the last game."""
+        return pure.Rating(self.rating, self.deviation, self.volatility)
+
+    def live(self, now) -> pure.Rating:
+        """As of `now`: the deviation grown over the days since the last game."""
+        if self.last_played is None:
+            return self.glicko()
+        return pure.idle(self.glicko(), (now - self.last_played).total_seconds() / 86400)
+
+    def settle(self) -> None:
+        """Set board_until from the rating as of its last game."""
+        days = pure.days_settled(self.glicko())
+        if days is None or self.last_played is None:
+            self.board_until = None
+        else:
+            days = min(days, pure.LEADERBOARD_ACTIVE_DAYS)
+            self.board_until = self.last_played + timedelta(days=days)
 
 
 class RatingChange(models.Model):

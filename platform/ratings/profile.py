@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.safestring import SafeString
 
 from ratings import chart, names, pure
@@ -16,7 +17,9 @@ def render_section(user: Any) -> SafeString:
     order = {k: i for i, k in enumerate(names.KEY_ORDER)}
     ratings.sort(key=lambda r: order.get(r.key, len(order)))
     items = []
+    now = timezone.now()
     for row in ratings:
+        deviation = row.live(now).deviation  # grown over the days since the last game
         values = list(
             RatingChange.objects.filter(user=user, key=row.key)
             .order_by("played_at", "id")
@@ -27,8 +30,8 @@ def render_section(user: Any) -> SafeString:
                 "key": row.key,
                 "name": names.name(row.key),
                 "rating": round(row.rating),
-                "deviation": round(row.deviation),
-                "provisional": row.deviation >= pure.PROVISIONAL_DEVIATION,
+                "deviation": round(deviation),
+                "provisional": deviation >= pure.PROVISIONAL_DEVIATION,
                 "games": row.games,
                 "line": chart.line(values),
             }

@@ -13,7 +13,8 @@
   ratio to mu, keeps a deviation from shrinking to nothing.
 
 A rating is (rating, deviation, volatility) on the display scale; Weng-Lin keeps no
-volatility (0.0).
+volatility (0.0). A Glicko-2 deviation also grows while its player is idle (`idle`, lichess's
+0.21436 rating periods a day): the stored one is as of the player's last game.
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ DEVIATION_MIN = 45.0
 DEVIATION_MAX = 500.0
 PROVISIONAL_DEVIATION = 110.0  # shown with "?" while the deviation is at least this
 LEADERBOARD_DEVIATION = 75.0  # on a leaderboard only at most this (and active lately)
+
+# lichess's rating periods per day for an idle player: a typical RD of 60 grows to 110 in a
+# year without a game. Each game is also a period of its own (glicko2_game).
+RATING_PERIODS_PER_DAY = 0.21436
+LEADERBOARD_ACTIVE_DAYS = 30  # on a leaderboard only if played in the last 30 days
 
 GLICKO_SCALE = 400 / math.log(10)  # 173.72 rating points per unit of the logistic
 WENG_LIN_BETA = GLICKO_SCALE / math.sqrt(2)
@@ -80,6 +86,32 @@ def glicko2_period(me: Rating, games: Sequence[tuple[Rating, float]], tau: float
         tau=tau,
     )
     return Rating(mu_to_rating(new.mu), _clamp(phi_to_rd(new.phi)), min(new.sigma, VOLATILITY_MAX))
+
+
+def idle(me: Rating, days: float) -> Rating:
+    """A player after `days` without a game: Glicko's step 6 for a player who did not
+    compete, over the rating periods that passed (RATING_PERIODS_PER_DAY, fractional): the
+    deviation becomes sqrt(phi² + t·sigma²), rating and volatility unchanged. The library's
+    update for a period without games adds one sigma²; t periods add t of them, which is its
+    update with sigma·sqrt(t). Weng-Lin ratings (no volatility) do not grow here."""
+    periods = max(0.0, days) * RATING_PERIODS_PER_DAY
+    if periods <= 0 or me.volatility <= 0:
+        return me
+    grown = glicko.update_rating(
+        rating_to_mu(me.rating), rd_to_phi(me.deviation), me.volatility * math.sqrt(periods), []
+    )
+    return Rating(me.rating, _clamp(phi_to_rd(grown.phi)), me.volatility)
+
+
+def days_settled(me: Rating, limit: float = LEADERBOARD_DEVIATION) -> float | None:
+    """How many idle days until the deviation grows past `limit` (`idle` solved for the
+    days): None when it is past it already, inf when it never grows (Weng-Lin)."""
+    if me.deviation > limit:
+        return None
+    if me.volatility <= 0:
+        return math.inf
+    room = rd_to_phi(limit) ** 2 - rd_to_phi(me.deviation) ** 2
+    return room / (me.volatility**2 * RATING_PERIODS_PER_DAY)
 
 
 def glicko2_game(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:

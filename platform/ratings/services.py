@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from django.utils import timezone
@@ -16,7 +15,7 @@ from ratings.models import Rating, RatingChange
 
 KEYS = rules.KEYS
 LEADERBOARD_SIZE = 100
-ACTIVE_DAYS = 30  # a leaderboard shows players who played this rating in the last 30 days
+ACTIVE_DAYS = pure.LEADERBOARD_ACTIVE_DAYS  # a leaderboard's players played in the last 30 days
 
 
 def rating_key(game: str, mode: str, settings: dict) -> str | None:
@@ -43,9 +42,11 @@ def _default(key: str) -> RatingView:
     return RatingView(key, start.rating, start.deviation, start.provisional, 0)
 
 
-def _view(row: Rating) -> RatingView:
+def _view(row: Rating, now=None) -> RatingView:
+    """As of now: the deviation shown is the stored one grown over the idle days."""
+    deviation = row.live(now or timezone.now()).deviation
     return RatingView(
-        row.key, row.rating, row.deviation, row.deviation >= pure.PROVISIONAL_DEVIATION, row.games
+        row.key, row.rating, deviation, deviation >= pure.PROVISIONAL_DEVIATION, row.games
     )
 
 
@@ -60,13 +61,15 @@ def current_many(user_ids: Iterable[int], key: str) -> dict[int, RatingView]:
     """Every listed player's rating for `key`, in one query."""
     _check(key)
     ids = list(user_ids)
-    found = {r.user_id: _view(r) for r in Rating.objects.filter(key=key, user_id__in=ids)}
+    now = timezone.now()
+    found = {r.user_id: _view(r, now) for r in Rating.objects.filter(key=key, user_id__in=ids)}
     return {u: found.get(u) or _default(key) for u in ids}
 
 
 def all_of(user_id: int) -> list[RatingView]:
     """A player's ratings for every key they have played, in the order of KEYS."""
-    rows = {r.key: _view(r) for r in Rating.objects.filter(user_id=user_id)}
+    now = timezone.now()
+    rows = {r.key: _view(r, now) for r in Rating.objects.filter(user_id=user_id)}
     return [rows[k] for k in KEYS if k in rows]
 
 
@@ -88,36 +91,30 @@ class Board:
     viewer_rating: RatingView | None  # the viewer's rating, on the board or not
 
 
-def _active_since():
-    return timezone.now() - timedelta(days=ACTIVE_DAYS)
+def _eligible(key: str, now):
+    """Played in the last ACTIVE_DAYS and settled (deviation, grown while idle, at most
+    LEADERBOARD_DEVIATION): both folded into Rating.board_until when the rating changed."""
+    return Rating.objects.filter(key=key, board_until__gte=now)
 
 
-def _eligible(key: str):
-    return Rating.objects.filter(
-        key=key, deviation__lte=pure.LEADERBOARD_DEVIATION, last_played__gte=_active_since()
-    )
-
-
-def _qualifies(row: Rating) -> bool:
+def _qualifies(row: Rating, now) -> bool:
     """The same test as _eligible, on a row already read."""
-    return (
-        row.deviation <= pure.LEADERBOARD_DEVIATION
-        and row.last_played is not None
-        and row.last_played >= _active_since()
-    )
+    return row.board_until is not None and row.board_until >= now
 
 
 def leaderboard(key: str, viewer_id: int | None = None) -> Board:
     """The top LEADERBOARD_SIZE of a rating (deviation at most 75, played in the last 30
     days), and the viewer's own place among all who qualify."""
     _check(key)
-    eligible = _eligible(key)
-    top = list(
-        eligible.order_by("-rating", "user_id").values_list(
-            "user_id", "user__username", "rating", "deviation", "games"
-        )[:LEADERBOARD_SIZE]
-    )
-    rows = [BoardRow(i + 1, *row) for i, row in enumerate(top)]
+    now = timezone.now()
+    eligible = _eligible(key, now)
+    top = eligible.order_by("-rating", "user_id").values_list(
+        "user_id", "user__username", "rating", "deviation", "volatility", "last_played", "games"
+    )[:LEADERBOARD_SIZE]
+    rows = [
+        BoardRow(i + 1, user_id, handle, rating, _live(rating, dev, vol, last, now), games)
+        for i, (user_id, handle, rating, dev, vol, last, games) in enumerate(top)
+    ]
     viewer = viewer_rating = None
     if viewer_id is not None:
         # Not .first(): its ORDER BY id made PostgreSQL walk the primary key (29 ms of a
@@ -125,14 +122,19 @@ def leaderboard(key: str, viewer_id: int | None = None) -> Board:
         found = Rating.objects.filter(user_id=viewer_id, key=key).select_related("user")[:1]
         mine = next(iter(found), None)
         if mine is not None:
-            viewer_rating = _view(mine)
-            if _qualifies(mine):
+            viewer_rating = _view(mine, now)
+            if _qualifies(mine, now):
                 above = eligible.filter(rating__gt=mine.rating).count()
                 viewer = BoardRow(
                     above + 1, viewer_id, mine.user.get_username(), mine.rating,
-                    mine.deviation, mine.games,
+                    viewer_rating.deviation, mine.games,
                 )  # fmt: skip
     return Board(key, rows, viewer, viewer_rating)
+
+
+def _live(rating: float, deviation: float, volatility: float, last_played, now) -> float:
+    row = Rating(rating=rating, deviation=deviation, volatility=volatility, last_played=last_played)
+    return row.live(now).deviation
 
 
 def history(user_id: int, key: str) -> list[tuple[Any, float]]:
@@ -185,7 +187,6 @@ def export(user_id: int) -> dict[str, Any]:
         "history": [
             {
                 "key": c.key,
-                "match": str(c.match_id),
                 "played_at": c.played_at.isoformat(),
                 "rating_before": c.rating_before,
                 "rating": c.rating,

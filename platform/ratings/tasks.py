@@ -8,8 +8,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from celery import shared_task
-from django.conf import settings
-from django.utils import timezone
 
 from matches.models import Match
 from matches.outcome import outcome_of
@@ -45,7 +43,7 @@ def apply_match(match_id: str) -> str:
 @shared_task(name="ratings.catch_up")
 def catch_up() -> dict[str, int]:
     """Apply every pending match (idempotent: `apply` is, by match id)."""
-    since = timezone.now() - timedelta(days=settings.RATINGS_CATCH_UP_DAYS)
+    since = apply.window_start()
     counts: dict[str, int] = {}
     for match_id in pending(since):
         outcome = outcome_of(match_id)
@@ -53,3 +51,17 @@ def catch_up() -> dict[str, int]:
             result = apply.apply(outcome)
             counts[result] = counts.get(result, 0) + 1
     return counts
+
+
+MARKER_MARGIN = timedelta(days=1)
+
+
+@shared_task(name="ratings.purge_markers")
+def purge_markers() -> int:
+    """Delete the markers of matches safely applied: dealt with more than a day before the
+    window the sweep looks at (RATINGS_CATCH_UP_DAYS) began. Their matches finished before
+    it (a marker is written after the finish), so neither the sweep nor a late message
+    (`apply.apply` refuses a match that old) can apply them again. Celery beat runs it daily."""
+    old = AppliedMatch.objects.filter(applied_at__lt=apply.window_start() - MARKER_MARGIN)
+    deleted, _ = old.delete()
+    return deleted

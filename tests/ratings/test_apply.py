@@ -227,3 +227,43 @@ def test_with_a_worker_the_finish_only_queues_the_update_which_applies_once(
     assert services.current(a, "karuta-competitive").games == 1
     assert tasks.catch_up() == {apply.APPLIED: 1}
     assert services.current(b, "karuta-competitive").games == 2
+
+
+def test_markers_of_matches_past_the_window_are_purged_and_those_matches_never_reapplied(
+    django_capture_on_commit_callbacks,
+):
+    from matches import services as matches
+    from matches.models import Match
+    from matches.services import SeatSpec, create_match_for
+    from ratings import tasks
+
+    entry = settings.CELERY_BEAT_SCHEDULE["ratings-purge-markers"]
+    assert entry["task"] == tasks.purge_markers.name
+    a, b = users("aoi", "ren")
+    karuta = {"mode": "competitive", "memorise_seconds": 0}
+    done = []
+    for _ in range(2):
+        match, _ = create_match_for(
+            "karuta", karuta, "friend", [SeatSpec(a), SeatSpec(b)], rated=True
+        )
+        with django_capture_on_commit_callbacks(execute=True):
+            matches.resign(match.id, [1])
+        done.append(match.id)
+    old, recent = done
+    days = settings.RATINGS_CATCH_UP_DAYS
+    # One match finished (and was applied) just past the window and its day of margin.
+    long_ago = timezone.now() - timedelta(days=days + 1, minutes=5)
+    Match.objects.filter(pk=old).update(finished_at=long_ago)
+    AppliedMatch.objects.filter(match_id=old).update(applied_at=long_ago)
+    # The other's marker is as old as the window but not its margin: kept.
+    AppliedMatch.objects.filter(match_id=recent).update(
+        applied_at=timezone.now() - timedelta(days=days, minutes=5)
+    )
+    assert tasks.purge_markers.apply().get() == 1
+    assert list(AppliedMatch.objects.values_list("match_id", flat=True)) == [recent]
+    # Without its marker the old match is not applied again: not by the sweep, nor by a
+    # message delivered that late.
+    assert tasks.catch_up() == {}
+    assert tasks.apply_match(str(old)) == apply.TOO_OLD
+    assert services.current(a, "karuta-competitive").games == 2
+    assert RatingChange.objects.count() == 4

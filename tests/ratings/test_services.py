@@ -22,21 +22,25 @@ def make_user(name):
 
 
 def rate(user, rating, deviation=60.0, days_ago=1.0, key=KEY, games=40):
-    return Rating.objects.create(
+    row = Rating(
         user=user, key=key, rating=rating, deviation=deviation, games=games,
+        volatility=0.09 if key == KEY else 0.0,
         last_played=timezone.now() - timedelta(days=days_ago),
     )  # fmt: skip
+    row.settle()  # as ratings.apply does
+    row.save()
+    return row
 
 
 def test_a_player_without_a_rated_game_gets_the_starting_rating(django_assert_num_queries):
     user = make_user("aoi")
     view = services.current(user.pk, KEY)
     assert view == services.RatingView(KEY, 1500.0, 500.0, True, 0)
-    rate(user, 1800.0, deviation=100.0)
+    rate(user, 1800.0, deviation=100.0, days_ago=0.0)
     other = make_user("ren")
     with django_assert_num_queries(1):
         many = services.current_many([user.pk, other.pk], KEY)
-    assert many[user.pk] == services.RatingView(KEY, 1800.0, 100.0, False, 40)
+    assert many[user.pk] == services.RatingView(KEY, 1800.0, pytest.approx(100.0), False, 40)
     assert many[other.pk].rating == 1500.0 and many[other.pk].provisional
     assert services.current(user.pk, "bozu").games == 0
     with pytest.raises(ValueError):
@@ -55,7 +59,9 @@ def test_the_leaderboard_shows_settled_active_players_best_first_and_the_viewers
     idle = make_user("idle")
     rate(idle, 2400.0, days_ago=30.5)  # not played in 30 days: off the board
     edge = make_user("edge")
-    rate(edge, 1900.0, deviation=75.0, days_ago=29.5)
+    rate(edge, 1900.0, deviation=60.0, days_ago=29.5)  # grown to 71.7 since: still on
+    faded = make_user("faded")
+    rate(faded, 2300.0, deviation=72.0, days_ago=20)  # grown to 78.9 while idle: off
     other_key = make_user("bozu")
     rate(other_key, 2600.0, key="bozu")
     many = [make_user(f"p{i:03d}") for i in range(105)]
@@ -65,12 +71,49 @@ def test_the_leaderboard_shows_settled_active_players_best_first_and_the_viewers
     handles = [row.handle for row in board.rows]
     assert len(board.rows) == 100
     assert handles[:3] == ["best", "edge", "p000"]
-    assert not {"unsure", "idle", "bozu"} & set(handles)
+    assert not {"unsure", "idle", "bozu", "faded"} & set(handles)
+    assert board.rows[1].deviation == pytest.approx(71.7, abs=0.1)  # shown as grown
     assert [row.place for row in board.rows] == list(range(1, 101))
     assert board.viewer.place == 107 and board.viewer.handle == "p104"
     off = services.leaderboard(KEY, viewer_id=unsure.pk)
     assert off.viewer is None and off.viewer_rating.rating == 2500.0
     assert services.leaderboard(KEY).viewer is None
+    gone = services.leaderboard(KEY, viewer_id=faded.pk)
+    assert gone.viewer is None and gone.viewer_rating.deviation == pytest.approx(78.9, abs=0.1)
+
+
+def test_an_idle_players_deviation_grows_and_counts_in_their_next_game():
+    """Glicko: an idle player's deviation grows with the rating periods that pass (lichess's
+    0.21436 a day: 60 becomes 150 in a year at volatility 0.09); it is shown grown and the
+    next game starts from it, so that game moves the rating further."""
+    from matches.outcome import MatchOutcome, SeatOutcome
+    from ratings import apply
+
+    def game(a, b, when):
+        seats = tuple(
+            SeatOutcome(index=i, user_id=u.pk, is_cpu=False, place=i + 1, score=None,
+                        forfeited=False)
+            for i, u in enumerate((a, b))
+        )  # fmt: skip
+        return MatchOutcome(uuid.uuid4(), "karuta", "friend", {"mode": "competitive"}, True,
+                            when, seats)  # fmt: skip
+
+    fresh, away, opponent = make_user("fresh"), make_user("away"), make_user("opp")
+    rate(fresh, 1500.0, deviation=60.0, days_ago=0.0)
+    rate(away, 1500.0, deviation=60.0, days_ago=365.0)
+    rate(opponent, 1500.0, deviation=60.0, days_ago=0.0)
+    shown = services.current_many([fresh.pk, away.pk], KEY)
+    assert shown[fresh.pk].deviation == pytest.approx(60.0, abs=0.01)
+    assert shown[away.pk].deviation == pytest.approx(150.7, abs=0.1)
+    assert shown[away.pk].provisional and not shown[fresh.pk].provisional
+    assert "150" in services.profile_section(away)  # the profile shows it grown too
+    now = timezone.now()
+    apply.apply(game(fresh, opponent, now))
+    apply.apply(game(away, opponent, now))
+    gained = {u: Rating.objects.get(user=u, key=KEY).rating - 1500 for u in (fresh, away)}
+    assert gained[away] > 2 * gained[fresh] > 0
+    row = Rating.objects.get(user=away, key=KEY)
+    assert row.deviation < 150 and row.board_until is None  # not settled again yet
 
 
 def test_leaderboard_pages_in_three_languages(client):
@@ -138,7 +181,8 @@ def test_forget_and_export():
     AppliedMatch.objects.create(match_id=match_id, key=KEY)
     data = services.export(user.pk)
     assert data["ratings"][0]["rating"] == 1700.0 and data["ratings"][0]["key"] == KEY
-    assert data["history"][0]["match"] == str(match_id)
+    # The match id is the room's address, kept only to apply a match once: not exported.
+    assert "match" not in data["history"][0] and str(match_id) not in str(data)
     assert services.forget(user.pk) == {"ratings.Rating": 1, "ratings.RatingChange": 1}
     assert not Rating.objects.filter(user=user).exists()
     assert not RatingChange.objects.filter(user=user).exists()
