@@ -1,11 +1,15 @@
 """Accounts in Debian's Chromium with its virtual authenticator (CDP WebAuthn), never a mock
 of the ceremony: sign up with a passkey, sign out, sign in with it; a second browser signs in
-with a one-time code from the first; both see the session list. Served on
+with a one-time code from the first; both see the session list; assertions Chromium signs for
+another origin or with a sign counter gone backwards are refused. Served on
 http://localhost:<port>: a WebAuthn relying-party id is a domain, never 127.0.0.1."""
 
 from __future__ import annotations
 
+import base64
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +29,19 @@ OFFLINE_COPY_NAMES = """async (handle) => {
     }
   }
   return false;
+}"""
+
+
+VENDORED_WEBAUTHN = (
+    Path(__file__).resolve().parents[2] / "static/vendor/simplewebauthn/index.umd.min.js"
+)
+# A POST from the page with its CSRF token, as static/js/players/page.js posts.
+POST_JSON = """async ([url, body]) => {
+  const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
+  const response = await fetch(url, {method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
+    body: JSON.stringify(body)});
+  return {status: response.status, body: await response.json().catch(() => null)};
 }"""
 
 
@@ -137,4 +154,49 @@ def test_passkey_sign_up_sign_out_sign_in_and_a_second_device_by_code(server, ch
     assert "this handle is locked for a while" in other.inner_text("[data-signin-error]")
     other.goto(f"{site}/en/account/")
     assert "/account/signin/" in other.url
+
+    # Two assertions Chromium's authenticator really signs, which the server must refuse.
+    # (1) Made for another origin: a page at another port of localhost may ask for the same
+    # rp id, so it gets a valid signature over clientData naming its own origin; relayed to
+    # the site with the site's own challenge, it is refused and signs no one in.
+    elsewhere = f"http://localhost:{server.port + 1}"
+    page.route(f"{elsewhere}/", lambda route: route.fulfill(
+        body="<!doctype html><html lang=en><title>elsewhere</title></html>",
+        content_type="text/html",
+    ))  # fmt: skip
+    page.goto(f"{site}/en/account/signin/")
+    options = page.evaluate(POST_JSON, ["/en/account/signin/passkey/options/", {}])["body"]
+    page.goto(f"{elsewhere}/")
+    page.add_script_tag(path=VENDORED_WEBAUTHN)  # the site's own copy of the library
+    relayed = page.evaluate(
+        "o => SimpleWebAuthnBrowser.startAuthentication({ optionsJSON: o })", options
+    )
+    client_data = json.loads(base64.urlsafe_b64decode(relayed["response"]["clientDataJSON"] + "=="))
+    assert client_data["origin"] == elsewhere  # Chromium signed it, for that origin
+    page.goto(f"{site}/en/account/signin/")
+    answer = page.evaluate(
+        POST_JSON, ["/en/account/signin/passkey/verify/", {"credential": relayed}]
+    )
+    assert answer["status"] == 403, answer
+    # (2) A sign counter going backwards (a cloned authenticator): the same credential put
+    # back with its counter at 0, so its next assertion counts 1, not above the server's.
+    held = {"authenticatorId": authenticator}
+    (stored,) = cdp.send("WebAuthn.getCredentials", held)["credentials"]
+    cdp.send("WebAuthn.removeCredential", {**held, "credentialId": stored["credentialId"]})
+    cdp.send("WebAuthn.addCredential", {**held, "credential": {**stored, "signCount": 0}})
+    page.focus("[data-passkey-signin]")
+    with page.expect_response(re.compile(r"/signin/passkey/verify/")) as refused:
+        page.keyboard.press("Enter")
+    assert refused.value.status == 403
+    page.wait_for_function("document.querySelector('[data-passkey-status]').textContent")
+    assert "could not be verified" in page.inner_text("[data-passkey-status]")
+    page.goto(f"{site}/en/account/")
+    assert "/account/signin/" in page.url  # neither signed anyone in
+    # The same credential with its counter ahead again signs in: it was the counter.
+    cdp.send("WebAuthn.removeCredential", {**held, "credentialId": stored["credentialId"]})
+    cdp.send("WebAuthn.addCredential", {**held, "credential": {**stored, "signCount": 100}})
+    page.goto(f"{site}/en/account/signin/")
+    page.focus("[data-passkey-signin]")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/en/account/$"))
     assert errors == []
