@@ -187,7 +187,8 @@ def board_people(board: Board, by_id: dict[int, Entrant] | None = None) -> list[
     if not board.seats:
         return [board.a, board.b]
     if by_id is None:
-        by_id = Entrant.objects.in_bulk([eid for eid in board.seats if eid is not None])
+        wanted = [eid for eid in board.seats if eid is not None]
+        by_id = Entrant.objects.select_related("user").in_bulk(wanted)
     return [by_id[eid] if eid is not None else None for eid in board.seats]
 
 

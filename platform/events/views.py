@@ -29,6 +29,7 @@ from events.models import Board, Entrant, Event
 from events.services import EventError
 from matches.cookies import hold_seat
 from matches.protocol import PROTOCOL_VERSION
+from poems import catalogue
 from telemetry.throttling import WindowCounter, address_key, client_address, rate_key
 
 POLL_MS = 3000  # the event page asks for news this often
@@ -210,6 +211,8 @@ def projector(request: HttpRequest, code: str, board_id: int) -> HttpResponse:
     board = get_object_or_404(Board.objects.select_related("a__user", "b__user"), pk=board_id)
     if board.event_id != event.pk or board.match_id is None:
         raise Http404
+    people = services.board_people(board)
+    handles = [e.user.get_username() if e is not None else _("CPU") for e in people]
     config = {
         "match": str(board.match_id),
         "game": event.game,
@@ -221,7 +224,14 @@ def projector(request: HttpRequest, code: str, board_id: int) -> HttpResponse:
     return render(
         request,
         "events/projector.html",
-        {"event": event, "board": board, "config": config},
+        {
+            "event": event,
+            "board": board,
+            "handles": handles,
+            "config": config,
+            # Every card's printed face (all 100, so nothing hints at which are in play).
+            "cards": {str(p.number): p.torifuda for p in catalogue.poems()},
+        },
     )
 
 

@@ -18,6 +18,7 @@ from matches import rooms
 from matches.models import Match, Seat
 from matches.outcome import outcome_of
 from ratings.models import Rating
+from tests.games.karuta.test_play_page import script_json
 
 pytestmark = pytest.mark.django_db
 
@@ -81,6 +82,12 @@ def test_bakudan_tables_of_three_seat_by_rating_then_by_points(
         Seat.objects.filter(match_id=first[0].match_id).values_list("user_id", flat=True)
     ) == {entrants[n].user_id for n in ("ren", "sou", "kei")}
 
+    # The projector of a table: every seat's handle, the CPU's named; a spectator's
+    # config (no seat); every card's face, all 100 (nothing hints at which are in play).
+    html = client.get(f"/en/events/{event.code}/board/{first[1].pk}/projector/").content.decode()
+    assert script_json(html, "match-config")["seats"] == []
+    assert len(script_json(html, "projector-cards")) == 100
+    assert all(f'id="seat-{i}">{h}<' in html for i, h in enumerate(("aoi", "yui", "CPU")))
     for board in first:
         end_by_resigning(board, capture)
     for board in first:
