@@ -44,7 +44,10 @@ class EventForm(forms.Form):
     division = forms.ChoiceField(label=_("Division"), required=False)
     starts_at = forms.DateTimeField(
         label=_("Start time"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        # To the second if wanted (step 1: a value with seconds is valid in the browser).
+        widget=forms.DateTimeInput(
+            attrs={"type": "datetime-local", "step": "1"}, format="%Y-%m-%dT%H:%M"
+        ),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
     # Minutes the browser's clock is behind UTC (Date.getTimezoneOffset), filled in by the
