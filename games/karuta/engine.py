@@ -86,8 +86,9 @@ Phases and actions (what the play pages and the match server build on)
 ``genpei``
     Competitive play between two teams, on the same code: a *side* is a seat's in
     competitive and a team's in genpei (``state["teams"][seat]``; the first
-    ``settings.teams[0]`` seats are team 0). Every card of the pool lies on a side, 50 a
-    side of 100 (of a poem subset half is laid out, the rest read as dead cards); any
+    ``settings.teams[0]`` seats are team 0 unless ``settings.seat_teams`` gives each
+    seat's team, as a friend room's creator arranged them). Every card of the pool lies on
+    a side, 50 a side of 100 (of a poem subset half is laid out, the rest read as dead cards); any
     member may touch either side and arrange the team's side. A side's otetsuki is the sum
     of its members' (``otetsuki_rule`` "any": any wrong touch is one as well); tomo-otetsu,
     dabu, cancelling and capped sends are said of sides. A tie on the read card goes to a
@@ -127,7 +128,7 @@ from games.karuta.options import (  # re-exported: the engine is the karuta API
     normalize_settings,
     pool_of,
     reading_mode,
-    team_of_seat,
+    seat_teams,
 )
 from poems import catalogue
 from poems.kimariji import dynamic_kimariji, static_kimariji
@@ -317,7 +318,7 @@ def new_state(settings: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], s
     deal = pool[:]
     rng.shuffle(deal)
     if s["mode"] == "genpei":
-        state["teams"] = [team_of_seat(s["teams"], i) for i in range(len(seat_list))]
+        state["teams"] = seat_teams(s)
     if sided(state):
         # Competitive lays out half the poems; genpei all of them, or half of a poem subset
         # (the other half read as dead cards, as in competitive).

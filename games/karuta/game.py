@@ -160,11 +160,26 @@ class Karuta(gamekit.TimedGame):
         s = engine.normalize_settings(settings)
         if s["mode"] != "genpei":
             return ()
-        first = s["teams"][0]
-        return (
-            SeatGroup(text.team_label(0), tuple(range(first))),
-            SeatGroup(text.team_label(1), tuple(range(first, s["players"]))),
+        teams = options.seat_teams(s)
+        return tuple(
+            SeatGroup(text.team_label(team), tuple(i for i, t in enumerate(teams) if t == team))
+            for team in (0, 1)
         )
+
+    def swap_group_seats(
+        self, settings: Mapping[str, Any], first: int, second: int
+    ) -> dict[str, Any]:
+        """Genpei: the room's creator exchanges two seats of different teams before the
+        start (`seat_teams`; the team sizes stay as chosen)."""
+        s = engine.normalize_settings(settings)
+        if s["mode"] != "genpei":
+            raise options.InvalidSettingsError("only genpei has teams")
+        swapped = options.swap_seat_teams(s, first, second)
+        # Only the key that changed: the room keeps its settings as they were made.
+        out = {key: value for key, value in settings.items() if key != "seat_teams"}
+        if swapped["seat_teams"] is not None:
+            out["seat_teams"] = swapped["seat_teams"]
+        return out
 
     def clean_action(self, action: Mapping[str, Any]) -> dict[str, Any]:
         cleaned = super().clean_action(action)

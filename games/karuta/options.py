@@ -43,6 +43,9 @@ DEFAULTS: dict[str, Any] = {
     "teams": None,
     "otetsuki_rule": "sides",
     "seat_levels": None,
+    # Genpei: each seat's team (0 or 1) when a friend room's creator has moved seats before
+    # the start (Game.swap_group_seats); None: the first teams[0] seats are the first team.
+    "seat_teams": None,
 }
 
 
@@ -64,7 +67,7 @@ def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
         raise InvalidSettingsError(f"unknown mode {s['mode']!r}")
     if s["mode"] == "genpei":
         _normalize_teams(s)
-    elif any(raw.get(key) is not None for key in ("teams", "seat_levels")):
+    elif any(raw.get(key) is not None for key in ("teams", "seat_levels", "seat_teams")):
         raise InvalidSettingsError("teams and seat levels are for genpei only")
     default_players = {"competitive": 2, "chirashi": 2, "solo": 1, "genpei": 4}[s["mode"]]
     players = s["players"] if s["players"] is not None else default_players
@@ -135,11 +138,42 @@ def _normalize_teams(s: dict[str, Any]) -> None:
         ):
             raise InvalidSettingsError("seat_levels must give a CPU level (or null) per seat")
         s["seat_levels"] = list(levels)
+    chosen = s["seat_teams"]
+    if chosen is not None:
+        if (
+            not isinstance(chosen, list | tuple)
+            or len(chosen) != sum(teams)
+            or not all(is_int(team) and team in (0, 1) for team in chosen)
+            or [chosen.count(0), chosen.count(1)] != s["teams"]
+        ):
+            raise InvalidSettingsError("seat_teams must give each seat its team, as many as teams")
+        s["seat_teams"] = list(chosen)
 
 
 def team_of_seat(teams: list[int], seat: int) -> int:
     """Genpei: the team of a seat (the first team holds seats 0 .. teams[0] − 1)."""
     return 0 if seat < teams[0] else 1
+
+
+def seat_teams(s: Mapping[str, Any]) -> list[int]:
+    """Genpei (normalized settings): each seat's team, as arranged before the start
+    (`seat_teams`), else the first teams[0] seats the first team's."""
+    if s.get("seat_teams") is not None:
+        return list(s["seat_teams"])
+    return [team_of_seat(s["teams"], i) for i in range(sum(s["teams"]))]
+
+
+def swap_seat_teams(s: Mapping[str, Any], first: int, second: int) -> dict[str, Any]:
+    """Genpei (normalized settings): the settings with two seats of different teams
+    exchanged, each playing for the other's team (the team sizes stay as chosen)."""
+    teams = seat_teams(s)
+    if not (0 <= first < len(teams) and 0 <= second < len(teams)):
+        raise InvalidSettingsError("no such seat")
+    if teams[first] == teams[second]:
+        raise InvalidSettingsError("the two seats are on the same team")
+    teams[first], teams[second] = teams[second], teams[first]
+    default = [team_of_seat(s["teams"], i) for i in range(len(teams))]
+    return {**s, "seat_teams": None if teams == default else teams}
 
 
 def reading_mode(mode: str) -> str:

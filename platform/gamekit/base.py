@@ -244,6 +244,15 @@ class Game:
         empty: a joiner takes the next free seat."""
         return ()
 
+    def swap_group_seats(
+        self, settings: Mapping[str, Any], first: int, second: int
+    ) -> dict[str, Any]:
+        """The settings with two seats of different groups exchanged (each seat then plays
+        in the other's group, the groups' sizes unchanged): how a friend room's creator
+        arranges the teams before the start. GameError if these settings have no groups or
+        the seats are not in different ones."""
+        raise GameError("this game has no seat groups")
+
     def seed_for(self, settings: Mapping[str, Any]) -> int | None:
         """The seed these settings fix (a game number), or None for a fresh random deal."""
         return None

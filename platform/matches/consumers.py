@@ -256,6 +256,11 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
         await self.call(services.start_with_cpu, self.match_id, self.held)
         await self.push()
 
+    async def on_swap(self, message: dict[str, Any]) -> None:
+        first, second = protocol.seat_pair(message.get("seats"))
+        await self.call(services.swap_seats, self.match_id, self.held, first, second)
+        await self.push()
+
     async def on_resign(self, message: dict[str, Any]) -> None:
         seat = protocol.seat_number(message.get("seat"))
         await self.call(services.resign, self.match_id, self.held, seat)
@@ -298,6 +303,7 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
         "resync": on_resync,
         "ping": on_ping,
         "start": on_start,
+        "swap": on_swap,
         "resign": on_resign,
         "leave": on_leave,
         "invite": on_invite,

@@ -187,6 +187,8 @@ def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None
     is_timed = gamekit.timed(game) is not None
     frame: dict[str, Any] = {}
     room = _room(snap, viewer.held, to_act, now, str(game.on_leave))
+    if groups := _groups(snap, game):
+        room["groups"] = groups
     frame.update(type="state", seq=match.seq, view=view, view_seat=view_seat, match=room)
     if is_timed:  # a timed game: the view as released now, `at` and `part`
         timed.timed_frame(frame, game, match, now, viewer.owd)
@@ -208,6 +210,16 @@ def _to_act(snap: Snapshot, game: Any) -> list[int]:
             to_act = list(game.to_act(snap.state))
         snap.shared["to_act"] = to_act
     return to_act
+
+
+def _groups(snap: Snapshot, game: Any) -> list[list[int]]:
+    """The seats of each group (team), when the game has groups: the room lists its seats
+    by them, and they change while the room waits if its creator moves seats."""
+    groups = snap.shared.get("groups")
+    if groups is None:
+        groups = [list(group.seats) for group in game.seat_groups(snap.match.settings)]
+        snap.shared["groups"] = groups
+    return groups
 
 
 SEATS_FRESH_S = 0.25  # a snapshot's seats as shown ("connected") are rebuilt this often

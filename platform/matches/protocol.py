@@ -121,6 +121,16 @@ def seat_number(value: Any, optional: bool = True) -> int | None:
     return value
 
 
+def seat_pair(value: Any) -> tuple[int, int]:
+    """`swap.seats`: two different seat numbers."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise BadFrame("bad_message")
+    first, second = (seat_number(v, optional=False) for v in value)
+    if first == second:
+        raise BadFrame("bad_message")
+    return first, second
+
+
 def version(message: dict[str, Any]) -> int:
     """`hello.v`: an int (true is not 1), and one this server speaks."""
     value = message.get("v", PROTOCOL_VERSION)

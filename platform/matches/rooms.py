@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import gamekit
-from gamekit import Game, LeavePolicy, Outcome, Termination
+from gamekit import Game, GameError, LeavePolicy, Outcome, Termination
 from matches import cpu, signals, timed
 from matches.broadcast import after_commit
 from matches.clock import default_level, update_turns
@@ -325,6 +325,44 @@ def start_with_cpu(match_id: Any, held: Iterable[int]) -> int:
                 seat.kind = Seat.Kind.CPU
                 seat.save(update_fields=["kind"])
         start_match(match, get_game(match), seats, timezone.now())
+        after_commit(match)
+        return match.seq
+
+
+def swap_seats(match_id: Any, held: Iterable[int], first: int, second: int) -> int:
+    """The room's creator exchanges two seats of different groups (teams) before the start:
+    each seat, with whoever holds it, then plays in the other's group (`Game.seat_groups`,
+    `Game.swap_group_seats`; the groups keep their sizes). The seats' people, tokens and
+    colours stay where they are: only the match's settings say the new grouping."""
+    if not all(isinstance(i, int) and not isinstance(i, bool) for i in (first, second)):
+        raise MatchError("bad_message")
+    with transaction.atomic():
+        match = lock_match(match_id)
+        if match.status != Match.Status.WAITING:
+            raise MatchError("not_waiting")
+        seats = seats_of(match)
+        if not any(s.is_owner and s.index in set(still_held(seats, held)) for s in seats):
+            raise MatchError("not_owner")
+        game = get_game(match)
+        groups = [set(group.seats) for group in game.seat_groups(match.settings)]
+        group_of = {index: n for n, group in enumerate(groups) for index in group}
+        if first not in group_of or second not in group_of:
+            raise MatchError("bad_message")  # no such seat, or a game without groups
+        if group_of[first] == group_of[second]:
+            raise MatchError("not_allowed", "the same group")
+        try:
+            match.settings = game.swap_group_seats(match.settings, first, second)
+        except GameError:
+            raise MatchError("not_allowed", "seat groups") from None
+        append_row(
+            match,
+            kind="room",
+            seat=None,
+            action={"type": "swap", "seats": [first, second]},
+            events=[{"type": "seats_swapped", "seats": [first, second]}],
+            actor=Action.Actor.HUMAN,
+        )
+        match.save()
         after_commit(match)
         return match.seq
 

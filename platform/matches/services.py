@@ -11,7 +11,7 @@ this module.
     frames      building frames                broadcast notices and after-commit hooks
     presence    sockets, leases                moves     a person's move: submit, decide
     autoplay    the server's moves: advance, sweep
-    rooms       create/join/start/invite/resign/leave/rematch
+    rooms       create/join/swap/start/invite/resign/leave/rematch
     models      Match.objects' reads: known, find, by_invite, seq_of, standing
 """
 
@@ -42,6 +42,7 @@ from matches.rooms import (
     rematch,
     resign,
     start_with_cpu,
+    swap_seats,
 )
 from matches.tokens import hash_token, token_seats
 
@@ -83,6 +84,7 @@ __all__ = [
     "standing",
     "start_with_cpu",
     "submit_action",
+    "swap_seats",
     "sweep",
     "token_seats",
 ]

@@ -32,6 +32,12 @@ def describe_room_event(event: Mapping[str, Any]) -> str | None:
             "away": _("%(seat)s was away too long and is out."),
         }
         return texts.get(event.get("reason"), texts["leave"]) % {"seat": _seat(event)}
+    if kind == "seats_swapped":
+        first, second = (_seat({"seat": seat}) for seat in event["seats"])
+        return _("The host moved %(first)s and %(second)s: each now plays on the other's side.") % {
+            "first": first,
+            "second": second,
+        }
     if kind == "invite_changed":
         return _("A new invitation URL was made; the old one no longer works.")
     if kind == "rematch":

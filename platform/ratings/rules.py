@@ -71,11 +71,21 @@ def places(seats: Sequence[SeatResult]) -> list[int]:
 
 def teams_of(key: str, settings: Mapping[str, Any], count: int) -> list[int]:
     """The team of each seat: genpei's two teams (the first team holds the first seats,
-    settings["teams"] giving the sizes), otherwise every seat its own."""
+    settings["teams"] giving the sizes, unless settings["seat_teams"] gives each seat's
+    team, as the room's creator arranged them), otherwise every seat its own."""
     if key == "karuta-genpei":
         sizes = settings.get("teams")
         if not (isinstance(sizes, list | tuple) and len(sizes) == 2 and sum(sizes) == count):
             raise ValueError(f"genpei needs two team sizes adding up to {count}, not {sizes!r}")
+        chosen = settings.get("seat_teams")
+        if chosen is not None:
+            if not (
+                isinstance(chosen, list | tuple)
+                and len(chosen) == count
+                and [chosen.count(0), chosen.count(1)] == list(sizes)
+            ):
+                raise ValueError(f"genpei's seat teams {chosen!r} do not fit sizes {sizes!r}")
+            return list(chosen)
         return [0 if i < sizes[0] else 1 for i in range(count)]
     return list(range(count))
 

@@ -1,9 +1,11 @@
-// The room panel shared by every play screen: seats and presence, the invitation
+// The room panel shared by every play screen: seats and presence (by team where the game
+// has seat groups, which the creator may rearrange before the start), the invitation
 // URL with a copy button, start with CPU, resign / leave, invite again, the notice
 // when the CPU plays for an absent player (on the board: matches/_away_notice.html; the
 // marks by the seats are the board views', away.js), and the way to the next game.
 
 import { secondsLeft } from "./away.js";
+import { groupOf, swapTargets } from "./seat-groups.js";
 import { seatName } from "./seats.js";
 import * as telemetry from "./telemetry.js";
 import { cap, fmt } from "./text.js";
@@ -36,6 +38,24 @@ export class Room {
     on("[data-room-leave-out]", () => client.room("leave"));
     on("[data-room-invite-again]", () => this.inviteAgain("invite_again"));
     on("[data-copy-invite]", () => this.copy());
+    // Teams before the start (the creator): pick a seat, then the seat of the other team it
+    // is exchanged with; the same button again, or Escape, puts the pick down.
+    this.picked = null;
+    $(this.root, "[data-room-seats]")?.addEventListener("click", (event) => {
+      const button = event.target.closest("button");
+      if (!button) return;
+      if (button.dataset.swapPick !== undefined) {
+        const seat = Number(button.dataset.swapPick);
+        this.pick(this.picked === seat ? null : seat);
+      } else if (button.dataset.swapTo !== undefined) {
+        const seats = [this.picked, Number(button.dataset.swapTo)];
+        this.client.room("swap", { seats });
+        this.pick(null, seats[0]);
+      }
+    });
+    this.root.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && this.picked !== null) this.pick(null, this.picked);
+    });
     // The result screens' own "invite again" button does the same, then shows the new URL.
     for (const button of document.querySelectorAll("[data-invite-again]")) {
       button.addEventListener("click", () => this.inviteAgain("result"));
@@ -82,12 +102,37 @@ export class Room {
     return cap(seatName(this.S.colours, this.match, index));
   }
 
+  /** Pick a seat to move (null: none), redraw, and keep the keyboard where it was going:
+   * on the first seat it may go to, or back on the picked seat's own button. */
+  pick(seat, back = null) {
+    this.picked = seat;
+    if (!this.match) return;
+    this.update(this.match);
+    const list = $(this.root, "[data-room-seats]");
+    const target = seat !== null ? list.querySelector("[data-swap-to]") : list.querySelector(`[data-swap-pick="${back}"]`);
+    target?.focus();
+  }
+
   update(match) {
     this.match = match;
     this.reportConnect();
     if (!this.root || !match) return;
     const S = this.S;
     const list = $(this.root, "[data-room-seats]");
+    // The teams as the room says now (the creator may have moved seats since the page loaded).
+    const groups = match.groups ?? this.config.groups ?? [];
+    const yours = match.seats.filter((s) => s.yours);
+    const friend = match.mode === "friend";
+    const owner = yours.some((s) => s.owner);
+    const arranging = friend && owner && match.status === "waiting" && groups.length > 1 && Boolean(S.swapPick);
+    if (!arranging || groupOf(groups, this.picked) < 0) this.picked = null;
+    const targets = this.picked === null ? [] : swapTargets(groups, this.picked);
+    // A redraw replaces the buttons: the one that had the keyboard gets it back.
+    const focused = document.activeElement;
+    const refocus = list.contains(focused)
+      ? (focused.dataset.swapPick !== undefined ? `[data-swap-pick="${focused.dataset.swapPick}"]`
+        : focused.dataset.swapTo !== undefined ? `[data-swap-to="${focused.dataset.swapTo}"]` : null)
+      : null;
     const items = match.seats.map((seat) => {
       const li = document.createElement("li");
       li.dataset.seat = seat.index;
@@ -100,9 +145,9 @@ export class Room {
       if (seat.owner) parts.push(S.owner);
       if (seat.kind !== "cpu" && seat.taken && match.mode === "friend") parts.push(seat.connected ? S.here : S.away);
       li.append(chip, `${this.seatName(seat.index)}: ${parts.join(" · ")}`);
+      if (arranging) li.append(" ", this.swapButton(seat.index, targets));
       return li;
     });
-    const groups = this.config.groups ?? [];
     if (groups.length && this.groupLabel) {
       // Teams: each group's name, then its seats.
       list.replaceChildren(...groups.map((seats, i) => {
@@ -115,8 +160,13 @@ export class Room {
         return li;
       }));
     } else list.replaceChildren(...items);
-    const yours = match.seats.filter((s) => s.yours);
-    const friend = match.mode === "friend";
+    if (refocus) list.querySelector(refocus)?.focus();
+    const hint = $(this.root, "[data-room-arrange]");
+    if (hint) {
+      hint.hidden = !arranging;
+      hint.textContent = !arranging ? ""
+        : this.picked === null ? S.swapHelp : fmt(S.swapChoose, { seat: this.seatName(this.picked) });
+    }
     const playing = match.status === "playing";
     $(this.root, "[data-room-spectator]").hidden = yours.length > 0;
     const invite = $(this.root, "[data-room-invite]");
@@ -124,7 +174,6 @@ export class Room {
     if (match.invite_code) {
       $(this.root, "[data-invite-url]").value = new URL(`/play/invite/${match.invite_code}/`, location.origin).href;
     }
-    const owner = yours.some((s) => s.owner);
     $(this.root, "[data-room-start]").hidden = !(friend && owner && match.status === "waiting");
     const players = match.seats.length;
     // A game whose leavers are out (match.on_leave "out") offers one way to go at any size.
@@ -140,6 +189,25 @@ export class Room {
     $(this.root, "[data-room-invite-again]").hidden = !(friend && yours.length);
     $(this.root, "[data-room-next]").hidden = !match.next_match;
     this.cpuNotice(match);
+  }
+
+  /** A seat's button while the creator arranges the teams: pick it (or put the pick down),
+   * or, while another seat is picked, exchange it with that one (seats of the other team). */
+  swapButton(index, targets) {
+    const S = this.S;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "secondary small";
+    if (this.picked !== null && targets.includes(index)) {
+      button.dataset.swapTo = index;
+      button.textContent = fmt(S.swapTo, { seat: this.seatName(this.picked), other: this.seatName(index) });
+    } else {
+      button.dataset.swapPick = index;
+      button.setAttribute("aria-pressed", String(this.picked === index));
+      button.textContent = this.picked === index ? S.swapCancel : fmt(S.swapPick, { seat: this.seatName(index) });
+      button.disabled = this.picked !== null && this.picked !== index;
+    }
+    return button;
   }
 
   cpuNotice(match) {

@@ -78,3 +78,50 @@ def test_the_invitation_shows_both_teams_and_joins_the_one_pressed():
     assert config["groups"] == [[0, 1], [2, 3]] and config["seats"] == [2]
     bad = Client().post(created["invite"], {"group": "x"}, HTTP_ACCEPT="application/json")
     assert bad.status_code == 400
+
+
+def test_the_creator_moves_seats_between_the_teams_before_the_start():
+    match, _token = services.create_match("karuta", GENPEI, "friend")
+    code = match.invite_code
+    assert services.join(code, group=1)[1] == 2
+    assert services.join(code, group=0)[1] == 1
+    # The creator (seat 0) puts seat 1's friend with the Heike and seat 2's with the Genji.
+    services.swap_seats(match.id, [0], 1, 2)
+    match.refresh_from_db()
+    assert match.settings["seat_teams"] == [0, 1, 0, 1]
+    line = match.actions.order_by("-seq").first()
+    assert line.kind == "room" and line.events == [{"type": "seats_swapped", "seats": [1, 2]}]
+    for held, first, second, code_ in (
+        ([2], 1, 3, "not_owner"),  # only the creator
+        ([], 1, 3, "not_owner"),  # nor a spectator
+        ([0], 0, 2, "not_allowed"),  # now the same team
+        ([0], 1, 4, "bad_message"),  # no such seat
+        ([0], -1, 1, "bad_message"),
+        ([0], True, 1, "bad_message"),
+    ):
+        with pytest.raises(MatchError, match=code_):
+            services.swap_seats(match.id, held, first, second)
+    # An empty seat moves too; the next person joining the Heike takes seat 3.
+    assert services.join(code, group=1)[1] == 3
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING
+    # The engine plays the teams as arranged, and replays them alike.
+    assert match.state["teams"] == [0, 1, 0, 1]
+    assert services.replay(match)["teams"] == [0, 1, 0, 1]
+    with pytest.raises(MatchError, match="not_waiting"):
+        services.swap_seats(match.id, [0], 0, 1)
+
+
+def test_moving_back_restores_the_plain_order_and_a_game_without_teams_refuses():
+    match, _token = services.create_match("karuta", {**GENPEI, "teams": [1, 3]}, "friend")
+    services.swap_seats(match.id, [0], 0, 3)  # the creator joins the Heike
+    match.refresh_from_db()
+    assert match.settings["seat_teams"] == [1, 1, 1, 0]
+    services.swap_seats(match.id, [0], 3, 0)
+    match.refresh_from_db()
+    assert "seat_teams" not in match.settings
+    plain, _token = services.create_match(
+        "karuta", {"mode": "chirashi", "players": 3, "memorise_seconds": 0}, "friend"
+    )
+    with pytest.raises(MatchError, match="bad_message"):
+        services.swap_seats(plain.id, [0], 0, 1)

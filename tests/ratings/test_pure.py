@@ -132,6 +132,15 @@ def test_free_for_all_and_teams():
     assert quit[2].rating > 1500 > quit[1].rating
     with pytest.raises(ValueError):
         rules.update("karuta-genpei", {"teams": [3, 2]}, seats, before)
+    # Teams arranged by the room's creator (seat_teams): seats 0 and 2 won together.
+    moved = {**genpei, "seat_teams": [0, 1, 0, 1]}
+    seats = [seat(1, 1), seat(2, 2), seat(3, 1), seat(4, 2)]
+    arranged = rules.update("karuta-genpei", moved, seats, before)
+    assert arranged[1].rating == pytest.approx(arranged[3].rating)
+    assert arranged[2].rating == pytest.approx(arranged[4].rating)
+    assert arranged[2].rating < 1500 < arranged[1].rating
+    with pytest.raises(ValueError):
+        rules.update("karuta-genpei", {**genpei, "seat_teams": [0, 0, 0, 1]}, seats, before)
 
 
 def test_a_long_history_is_drawn_with_at_most_300_points_ending_on_the_last_game():

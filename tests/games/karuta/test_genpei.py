@@ -87,6 +87,10 @@ def test_the_deal_and_reading_order_follow_from_the_seed_alone():
         {"teams": [1, 1], "seat_levels": ["futsu"]},
         {"teams": [1, 1], "seat_levels": [None, "grandmaster"]},
         {"otetsuki_rule": "some"},
+        {"teams": [2, 2], "seat_teams": [0, 0, 0, 1]},  # not the sizes chosen
+        {"teams": [2, 2], "seat_teams": [0, 1, 2, 1]},
+        {"teams": [1, 1], "seat_teams": [1, 0, 1]},
+        {"teams": [1, 1], "seat_teams": [True, False]},
     ],
 )
 def test_bad_team_settings_are_refused(settings):
@@ -97,6 +101,17 @@ def test_bad_team_settings_are_refused(settings):
 def test_teams_belong_to_genpei_only():
     with pytest.raises(InvalidSettingsError):
         engine.normalize_settings({"mode": "competitive", "teams": [1, 1]})
+    with pytest.raises(InvalidSettingsError):
+        engine.normalize_settings({"mode": "competitive", "seat_teams": [0, 1]})
+
+
+def test_seats_moved_between_teams_play_for_the_team_they_were_moved_to():
+    seats = [{"is_cpu": False}] + [{"is_cpu": True}] * 3
+    moved = {"mode": "genpei", "teams": [1, 3], "seat_teams": [1, 1, 0, 1]}
+    s = engine.new_state(moved, seats, seed=3)
+    assert s["teams"] == [1, 1, 0, 1] and engine.team_seats(s, 0) == [2]
+    plain = engine.new_state({"mode": "genpei", "teams": [1, 3]}, seats, seed=3)
+    assert plain["teams"] == [0, 1, 1, 1] and plain["sides"] == s["sides"]
 
 
 def test_seat_levels_set_each_cpu_seat_s_level():
