@@ -12,6 +12,7 @@ TIMING_MODULES = {
     "tests/fairness/test_delay_proxy.py",
     "tests/fairness/test_fairness.py",
     "tests/matches/test_karuta_online.py",
+    "tests/matches/test_genpei_online.py",
     "tests/matches/test_link_delay.py",
     "tests/matches/test_recovery.py",
     "tests/browser/test_karuta_voice.py",
