@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from games.bakudan import number as game_number
+from tests.browser.conftest import WatchedPage
 from tests.support.wake_lock import FAKE_WAKE_LOCK
 
 from .test_karuta_play import VIEW, start
@@ -135,9 +137,12 @@ def assert_all_in_view(page, mode, least: int) -> None:
 
 @pytest.mark.parametrize("size", [(390, 844), (844, 390)])
 @pytest.mark.parametrize("mode", ["competitive", "chirashi"])
-def test_a_phone_shows_the_whole_field_the_reading_and_your_side(asgi_server, watched, mode, size):
+def test_a_phone_shows_the_whole_field_the_reading_and_your_side(asgi_server, chromium, mode, size):
+    context = chromium.new_context(
+        viewport={"width": size[0], "height": size[1]}, locale="ja-JP", has_touch=True
+    )
+    watched = WatchedPage(context.new_page())
     page = watched.page
-    page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto(f"{asgi_server.url}/karuta/")
     page.check(f"input[name=mode][value={mode}]")
     page.check("#id_cpu_level_nyumon")
@@ -161,4 +166,51 @@ def test_a_phone_shows_the_whole_field_the_reading_and_your_side(asgi_server, wa
     if zoom["onCard"] < 10:
         assert not zoom["hidden"] and zoom["inside"] and not zoom["covers"], zoom
         assert zoom["kana"] >= 10, zoom
+    if size == (390, 844):
+        # A card tapped, then taken: the focus moves to a neighbouring card, and no enlarged
+        # card is left over the header, the title and the sound button (issue 43).
+        tap_the_read_card_until_it_is_taken(page)
+        after = page.evaluate(AFTER_TAKE)
+        assert after["focused"], after  # the focus stays on the board
+        assert after["hidden"] and not after["over"], after
     assert not watched.errors
+
+
+def tap_the_read_card_until_it_is_taken(page) -> None:
+    """Tap the card being read (a reading whose card is on the field), as a finger does,
+    and wait until it leaves the field (taken by this player or the CPU)."""
+    for _ in range(8):
+        number = page.evaluate(f"({VIEW}).reading?.number ?? 0")
+        page.wait_for_function(
+            f"(() => {{ const v = {VIEW}; return (v.reading?.number ?? 0) > {number}"
+            " || (v.phase === 'send' && v.send.from === v.you); })()",
+            timeout=60_000,
+        )
+        if page.evaluate(f"({VIEW}).phase === 'send'"):
+            # The CPU's fault in competitive: this seat sends it a card, or the game waits.
+            page.locator(".side-own .kcard").first.tap()
+            continue
+        page.wait_for_function(f"(({VIEW}).reading ?? {{}}).poem", timeout=60_000)
+        card = f"[data-board] .kcard[data-card='{page.evaluate(f'({VIEW}).reading.poem')}']"
+        if not page.locator(card).count():
+            continue  # not on the field (a dead card in competitive), or already taken
+        page.wait_for_timeout(300)  # the deciding kana shown (a touch before it is a guess)
+        try:
+            page.locator(card).tap(timeout=2_000)
+        except PlaywrightError:
+            continue  # taken before the tap
+        page.wait_for_selector(card, state="detached", timeout=30_000)
+        return
+    raise AssertionError("no reading's card could be tapped")
+
+
+AFTER_TAKE = """() => {
+    const zoom = document.querySelector("[data-card-zoom]");
+    const z = zoom.getBoundingClientRect();
+    const over = [...document.querySelectorAll(".site-header, .play-title, .play-bar")]
+        .map((el) => el.getBoundingClientRect())
+        .some((r) => r.width > 0 && z.top < r.bottom && z.bottom > r.top
+                     && z.left < r.right && z.right > r.left);
+    return { hidden: zoom.hidden, over: !zoom.hidden && over,
+             focused: document.activeElement?.dataset?.card ?? null };
+}"""

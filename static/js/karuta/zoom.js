@@ -27,7 +27,17 @@ export function bindZoom(board, zoom) {
     zoom.hidden = false;
   };
   const hide = () => { zoom.hidden = true; };
-  board.addEventListener("focusin", (event) => show(event.target.closest?.(".kcard")));
+  // A finger shows the card it is on, while it is on it. Once a finger has touched the
+  // page, focus alone (the tapped card's, or the neighbour the board moves it to when that
+  // card is taken, or a redraw's) no longer opens the zoom: a finger is not on that card,
+  // and the zoom would stay over the header. A key pressed gives focus the zoom back.
+  let touched = false;
+  const finger = (event) => event.pointerType !== "mouse";
+  addEventListener("keydown", () => { touched = false; }, true);
+  addEventListener("pointerdown", (event) => { if (finger(event)) touched = true; }, true);
+  board.addEventListener("pointerdown", (event) => { if (finger(event)) show(event.target.closest?.(".kcard")); });
+  for (const type of ["pointerup", "pointercancel"]) addEventListener(type, (event) => { if (finger(event)) hide(); }, true);
+  board.addEventListener("focusin", (event) => { if (touched) hide(); else show(event.target.closest?.(".kcard")); });
   board.addEventListener("focusout", hide);
   board.addEventListener("pointerover", (event) => { if (event.pointerType !== "mouse") return; show(event.target.closest?.(".kcard")); });
   board.addEventListener("pointerout", (event) => { if (event.pointerType === "mouse") hide(); });
