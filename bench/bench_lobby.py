@@ -202,11 +202,12 @@ async def _board(args, ports: list[int], sessions: list[str]) -> list[float]:
 
     async def watch(ws, index: int) -> None:
         async for text in ws:
+            arrived = time.time()  # before this client's own parsing
             frame = json.loads(text)
             if frame.get("type") == "board":
                 seen = len(frame["seeks"])
                 if seen in marks:
-                    got.append(time.time() - marks[seen])
+                    got.append(arrived - marks[seen])
 
     async def open_one(i: int):
         port = ports[i % len(ports)]

@@ -201,7 +201,13 @@ else:
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "lobby": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # A Redis that stops answering pauses pairing within a second (lobby/ticker.py)
+            # instead of holding the database thread that asks it.
+            "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
+        }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "lobby"}
     ),

@@ -8,7 +8,9 @@ games only (a friend's private room never appears)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import time
 from typing import Any
 
@@ -19,6 +21,8 @@ from django.utils import timezone
 
 from lobby import pools, rating, store, timing
 from lobby.models import Pairing, PoolState, Seeker
+
+log = logging.getLogger(__name__)
 
 SEEKS_SHOWN = 50
 WATCH_SHOWN = 5
@@ -123,26 +127,86 @@ def build() -> dict[str, Any]:
 
 
 class Board:
-    """This process's copy of the board: rebuilt at most once per change notice."""
+    """This process's copy of the board and its one fan-out to this process's sockets.
+
+    A change reaches a process as one channel-layer message to one listener (not one per
+    socket); the board is built once, encoded once, and the same text is written to every
+    lobby socket of the process, straight from here. Changes that arrive while a fan-out is
+    under way are coalesced into the next one (at most one board per MIN_GAP seconds after
+    the first), so a burst of arrivals costs a process a few boards, not one per arrival.
+    Before, every socket received its own layer message and handled it in its own task,
+    with a hop to the database thread each (Channels' dispatch closes old connections per
+    message): 500 sockets a process queued 500 hops behind the ticker's database work."""
+
+    MIN_GAP = 0.2  # seconds between two fan-outs when changes keep coming
 
     def __init__(self) -> None:
         self.text: str | None = None
         self.built_at = 0.0
         self.lock: asyncio.Lock | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.sockets: set[Any] = set()  # this process's lobby consumers (send_board)
+        self.wanted = 0.0  # the newest change told and not yet covered by a sent board
+        self.sent_built = 0.0  # when the last board fanned out was built
+        self.fanning: asyncio.Task | None = None
+        self.paused = False  # pairing paused (the shared store is unreachable)
 
-    async def text_since(self, stamp: float) -> str:
-        """The board, built after `stamp` (seconds since the epoch)."""
+    def _bind(self) -> None:
         loop = asyncio.get_running_loop()
         if self.loop is not loop:  # a lock belongs to one loop (tests run one per test)
             self.loop, self.lock, self.text = loop, asyncio.Lock(), None
+            self.sockets, self.wanted, self.sent_built, self.fanning = set(), 0.0, 0.0, None
+
+    async def since(self, stamp: float) -> tuple[str, float]:
+        """The board's text, built after `stamp` (seconds since the epoch), and when it
+        was built."""
+        self._bind()
         async with self.lock:
             if self.text is None or self.built_at < stamp:
                 began = time.time()
                 frame = await database_sync_to_async(build)()
+                frame["paused"] = self.paused
                 self.text = json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
                 self.built_at = began
-            return self.text
+            return self.text, self.built_at
+
+    def watch(self, socket: Any) -> None:
+        self._bind()
+        self.sockets.add(socket)
+
+    def unwatch(self, socket: Any) -> None:
+        self.sockets.discard(socket)
+
+    def notice(self) -> None:
+        """The board changed (told now): fan out a board built after this moment. The
+        moment is this process's own clock, not the sender's: the change was committed
+        before its notice was sent, so any board begun after the notice arrived shows it."""
+        self._bind()
+        self.wanted = max(self.wanted, time.time())
+        if self.fanning is None or self.fanning.done():
+            self.fanning = asyncio.get_running_loop().create_task(self._fan_out())
+
+    def set_paused(self, paused: bool) -> None:
+        """Pairing paused or resumed: every socket here is told with a fresh board."""
+        if paused != self.paused:
+            self.paused = paused
+            self.notice()
+
+    async def _fan_out(self) -> None:
+        while self.wanted > self.sent_built:
+            began = time.monotonic()
+            try:
+                text, built = await self.since(self.wanted)
+            except Exception as exc:  # the database is away: the next change tries again
+                log.warning("lobby board not built: %s", type(exc).__name__)
+                self.wanted = 0.0
+                return
+            for socket in list(self.sockets):
+                with contextlib.suppress(Exception):  # a socket closing meanwhile
+                    await socket.send_board(text, built)
+            self.sent_built = built
+            if self.wanted > self.sent_built:
+                await asyncio.sleep(max(0.0, self.MIN_GAP - (time.monotonic() - began)))
 
 
 BOARD = Board()

@@ -11,16 +11,18 @@ import time
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.exceptions import StopConsumer
 from django.utils import timezone, translation
 
 from lobby import board, pools, store, texts, ticker
 from lobby.store import LobbyError, Person
 from matches import handshake
 from matches.ratelimit import TokenBucket
+from matches.socketbase import SocketBase
 
 SEEN_EVERY = 15.0  # seconds between the socket's signs of life (ticker.STALE is 45)
 MAX_FRAME = 2_000  # characters: a lobby frame is a few words
+LAYER_RETRY_SECONDS = 1.0  # while the channel layer is down: how often to try it again
 
 
 def person_of(scope: dict[str, Any]) -> Person | None:
@@ -32,7 +34,15 @@ def person_of(scope: dict[str, Any]) -> Person | None:
     return Person(guest) if isinstance(guest, str) and guest.startswith("g") else None
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(SocketBase):
+    """A lobby socket. The board reaches it from this process's board (board.BOARD writes
+    the same text to every socket); the channel layer brings it only its person's own
+    news ("paired"), on a receive that survives the layer going away (the socket stays
+    open and keeps its places; pairing is paused meanwhile, ticker.py)."""
+
+    board_built = 0.0  # when the last board this socket was sent was built
+    layer_down = False
+
     async def connect(self) -> None:
         self.person = await database_sync_to_async(person_of)(self.scope)
         if self.person is None:
@@ -42,31 +52,54 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.bucket = TokenBucket(rate=2, burst=10)
         self.offer_task: asyncio.Task | None = None
         self.alive_task: asyncio.Task | None = None
+        self.group = _person_group(self.person.key)
         await self.accept()
-        await self.channel_layer.group_add(ticker.BOARD_GROUP, self.channel_name)
-        await self.channel_layer.group_add(
-            store_group := _person_group(self.person.key), self.channel_name
-        )
-        self.groups_joined = [ticker.BOARD_GROUP, store_group]
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        except Exception:  # the layer is down: joined when it is back (channel receive)
+            self.layer_down = True
         ticker.ensure_running()
         self.alive_task = asyncio.get_running_loop().create_task(self._alive())
-        # A board at most a second old: a change told while this socket was not listening
-        # is in it.
-        await self.send(text_data=await board.BOARD.text_since(time.time() - 1.0))
+        # Watched first, then the board at most a second old: a change told meanwhile
+        # reaches this socket either way.
+        board.BOARD.watch(self)
+        await self.send_board(*await board.BOARD.since(time.time() - 1.0))
         await self._send_you()
 
     async def disconnect(self, code: int) -> None:
+        board.BOARD.unwatch(self)
         for task in (getattr(self, "offer_task", None), getattr(self, "alive_task", None)):
             if task is not None:
                 task.cancel()
         if getattr(self, "person", None) is None:
             return
-        for group in getattr(self, "groups_joined", []):
-            with contextlib.suppress(Exception):
-                await self.channel_layer.group_discard(group, self.channel_name)
+        with contextlib.suppress(Exception):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
         # The owner left: their seeks and places go with them (a match already made stays).
         if await database_sync_to_async(store.leave)(self.person.key):
             await ticker.announce_change()
+
+    async def send_board(self, text: str, built: float) -> None:
+        """A board from this process's board; never one older than the last sent."""
+        if built >= self.board_built:
+            self.board_built = built
+            await self.send(text_data=text)
+
+    async def channel_receive_surviving(self) -> dict[str, Any]:
+        while True:
+            if self.layer_down:
+                await asyncio.sleep(LAYER_RETRY_SECONDS)
+                try:  # Redis may have lost its memory: the membership is made again
+                    await self.channel_layer.group_add(self.group, self.channel_name)
+                except Exception:
+                    continue
+                self.layer_down = False
+            try:
+                return await self.channel_layer.receive(self.channel_name)
+            except (asyncio.CancelledError, StopConsumer):
+                raise
+            except Exception:
+                self.layer_down = True
 
     # --- frames in ---------------------------------------------------------------------
 
@@ -170,7 +203,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     # --- the channel layer's messages --------------------------------------------------------
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=await board.BOARD.text_since(float(message.get("stamp", 0))))
+        board.BOARD.notice()  # sent to a socket's own channel (older code): the board's job
 
     async def lobby_paired(self, message: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "paired", "go": message["go"]}))

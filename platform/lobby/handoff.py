@@ -54,7 +54,21 @@ def tell(person: str, go: str) -> None:
         async_to_sync(layer.group_send)(person_group(person), {"type": "lobby.paired", "go": go})
 
 
+def hand_over_one(person: str, match_id: Any, token: str) -> None:
+    """One person's seat: a ticket kept for them, its address told to their sockets."""
+    tell(person, offer(person, match_id, token))
+
+
 def hand_over(started: Any) -> None:
     """For a started pairing (store.Started): every person's ticket, told to them."""
     for person, token in started.tokens.items():
-        tell(person, offer(person, started.match_id, token))
+        hand_over_one(person, started.match_id, token)
+
+
+def available() -> bool:
+    """Whether the hand-off's store answers (pairing pauses while it does not)."""
+    try:
+        cache().get("lobby:alive")
+    except Exception:
+        return False
+    return True

@@ -166,3 +166,62 @@ async def test_a_lone_seeker_is_offered_a_cpu_and_keeps_the_place(settings):
     assert await db(Seeker.objects.filter(status="waiting").count)() == 1  # still in the pool
     await asyncio.sleep(0)
     await a.comm.disconnect()
+
+
+async def test_a_change_is_one_layer_message_and_one_build_for_every_socket_of_a_process(
+    monkeypatch,
+):
+    """The board's fan-out (board.Board): the sockets are not members of the board's group
+    (the process's one listener is), a change is built once and the same text reaches every
+    socket, and a burst of changes is coalesced into a few boards, the last one current."""
+    from channels.layers import get_channel_layer
+
+    from lobby import board, ticker
+
+    clients = [await db(browser)() for _ in range(6)]
+    sockets = [Socket(client) for client in clients]
+    for socket in sockets:
+        await socket.open()
+    layer = get_channel_layer()
+    for _ in range(50):  # the listener joins the group as the first socket starts it
+        if layer.groups.get(ticker.BOARD_GROUP):
+            break
+        await asyncio.sleep(0.02)
+    assert len(layer.groups[ticker.BOARD_GROUP]) == 1
+    for _ in range(50):  # the listener's own first board (on joining) has gone out
+        if board.BOARD.fanning is not None and board.BOARD.fanning.done():
+            break
+        await asyncio.sleep(0.02)
+
+    builds = []
+    real_build = board.build
+    monkeypatch.setattr(board, "build", lambda: builds.append(1) or real_build())
+    await db(clients[0].post)("/en/lobby/seek/", {"game": "bozu"})
+    await ticker.announce_change()
+    texts = []
+    for socket in sockets:
+        while len((frame := await socket.next("board"))["seeks"]) != 1:
+            pass  # the listener's first board, sent before the change
+        texts.append(socket.texts[-1])
+    assert len(set(texts)) == 1  # the same text
+    assert len(builds) == 1
+
+    # Ten changes in a burst: each socket is sent far fewer than ten boards, and the last
+    # one it gets shows all ten seeks.
+    builds.clear()
+    for client in clients[1:]:
+        await db(client.post)("/en/lobby/seek/", {"game": "bozu"})
+        for _ in range(2):
+            await ticker.announce_change()
+    counts = []
+    for socket in sockets:
+        seen = 0
+        while True:
+            frame = await socket.next("board")
+            seen += 1
+            if len(frame["seeks"]) == 6:
+                break
+        counts.append(seen)
+    assert len(builds) <= 3 and max(counts) <= 3, (builds, counts)
+    for socket in sockets:
+        await socket.comm.disconnect()
