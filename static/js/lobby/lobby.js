@@ -19,9 +19,19 @@ let socket = null;
 let board = null;
 let places = [];
 let retry = 500;
+// A press made while the socket is still opening (or reopening): sent once it is open.
+// Only the last press counts; a ping is never kept.
+let pending = null;
 
 function send(frame) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+  else if (frame.type !== "ping") pending = frame;
+}
+
+function showStatus() {
+  const open = socket && socket.readyState === WebSocket.OPEN;
+  if (!open) return;
+  status.textContent = board && board.paused ? status.dataset.pairingPaused : "";
 }
 
 function showError(text) {
@@ -95,14 +105,19 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/lobby/ws/?lang=${script.dataset.lang}`);
   status.textContent = status.dataset.connecting;
   socket.addEventListener("open", () => {
-    status.textContent = "";
+    showStatus();
     retry = 500;
+    if (pending) {
+      socket.send(JSON.stringify(pending));
+      pending = null;
+    }
   });
   socket.addEventListener("message", (event) => {
     const frame = JSON.parse(event.data);
     if (frame.type === "board") {
       board = frame;
       renderBoard();
+      showStatus();
     } else if (frame.type === "you") {
       places = frame.places;
       if (board) renderBoard();
