@@ -82,11 +82,20 @@ class RedisNoticeLayer(RedisChannelLayer):
 
     batch = 500  # messages popped in one round trip
     inbox_capacity = 20000  # messages waiting for one process before new ones are dropped
+    # A Redis that stops answering (paused, a dead link: no connection refused) is an outage
+    # after `answer_within_s`: every call raises then instead of waiting for ever (redis-py's
+    # default), so sockets notice and follow the database (matches/outage.py). The reader's
+    # BLPOP waits `read_wait_s` on an idle inbox, below that timeout.
+    answer_within_s = 1.0
+    read_wait_s = 0.5
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.ring_size != 1:
             raise ImproperlyConfigured("RedisNoticeLayer takes one Redis host")
+        limits = {"socket_timeout": self.answer_within_s}
+        limits["socket_connect_timeout"] = self.answer_within_s
+        self.hosts = [{**limits, **host} for host in self.hosts]
         self.inbox = f"{self.prefix}specific.{self.client_prefix}!"
         self.buffers: dict[str, deque] = {}  # this process's channels -> messages not read yet
         self.waiters: dict[str, asyncio.Future] = {}
@@ -168,7 +177,7 @@ class RedisNoticeLayer(RedisChannelLayer):
             while True:
                 items = await connection.lpop(self.inbox, self.batch)
                 if not items:
-                    popped = await connection.blpop([self.inbox], timeout=self.brpop_timeout)
+                    popped = await connection.blpop([self.inbox], timeout=self.read_wait_s)
                     if popped is None:
                         if not self.waiters:
                             return  # nobody is listening: the next receive starts a reader

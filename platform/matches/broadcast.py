@@ -8,6 +8,7 @@ ping, or the resync a socket does when the channel layer comes back.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Callable
@@ -83,13 +84,28 @@ def collecting_notices(function: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+# How long an act's ack (or a server move's next step) waits on the channel layer to take a
+# notice. A layer that does not answer must not hold up the ack: the move is committed, the
+# notice goes on in the background (the layer's own timeout ends it: config/notice_layer.py),
+# and while the layer is down other processes' sockets follow the database.
+NOTICE_WAIT_S = 0.25
+
+
 async def send_notices(notices: list[tuple[str, dict[str, Any]]]) -> None:
     layer = get_channel_layer()
     for group, message in notices:
-        try:
-            await layer.group_send(group, message)
-        except Exception as exc:
-            log.warning("could not broadcast a match notice: %s", type(exc).__name__)
+        sending = asyncio.ensure_future(layer.group_send(group, message))
+        await asyncio.wait({sending}, timeout=NOTICE_WAIT_S)
+        if sending.done():
+            _sent(sending)
+        else:
+            sending.add_done_callback(_sent)
+
+
+def _sent(sending: asyncio.Future) -> None:
+    exc = None if sending.cancelled() else sending.exception()
+    if exc is not None:
+        log.warning("could not broadcast a match notice: %s", type(exc).__name__)
 
 
 def after_commit(

@@ -27,7 +27,7 @@ from matches.driver import driver
 from matches.errors import MatchError, message_for
 from matches.groupcommit import GroupCommit
 from matches.latency import LinkDelay
-from matches.outage import LayerRecovery
+from matches.outage import LAYER_RETRY_S, LayerRecovery
 from matches.outgoing import FramesOut, log_failure
 from matches.protocol import PROTOCOL_VERSION, BadFrame
 from matches.ratelimit import TokenBucket
@@ -77,8 +77,11 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
             driver.closed(self.match_id, self.held)
             driver.unwatch(self.match_id, self)
             with contextlib.suppress(Exception):  # the layer may be down: nothing to undo
-                await self.channel_layer.group_discard(
-                    services.group_name(self.match_id), self.channel_name
+                await asyncio.wait_for(
+                    self.channel_layer.group_discard(
+                        services.group_name(self.match_id), self.channel_name
+                    ),
+                    LAYER_RETRY_S,
                 )
             if self.held:
                 with contextlib.suppress(MatchError, DatabaseError):
@@ -177,6 +180,7 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
         driver.opened(self.match_id, held)
         driver.watch(self.match_id, self)
         try:
+            # Bounded by the layer's own timeout when Redis does not answer.
             await self.channel_layer.group_add(
                 services.group_name(self.match_id), self.channel_name
             )

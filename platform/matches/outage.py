@@ -49,13 +49,9 @@ class LayerRecovery:
             # receive is what would read them): the table follows the database instead.
             await self._follow_database()
             try:
-                if self.joined:
-                    # Redis lost its memory too: the group membership must be made again.
-                    await self.channel_layer.group_add(
-                        services.group_name(self.match_id), self.channel_name
-                    )
-                else:  # not in a group yet: just see whether the layer answers
-                    await self.channel_layer.group_discard("matches.probe", self.channel_name)
+                # Bounded: a Redis that does not answer must not hold up the next look at
+                # the database (a move or a CPU answer is seen within LAYER_RETRY_S or so).
+                await asyncio.wait_for(self._rejoin(), LAYER_RETRY_S)
             except Exception:
                 continue
             break
@@ -65,6 +61,15 @@ class LayerRecovery:
             if self.joined:
                 with translation.override(self.lang):
                     await self.push()  # fresh from the database: what the notices missed
+
+    async def _rejoin(self) -> None:
+        if self.joined:
+            # Redis lost its memory too: the group membership must be made again.
+            await self.channel_layer.group_add(
+                services.group_name(self.match_id), self.channel_name
+            )
+        else:  # not in a group yet: just see whether the layer answers
+            await self.channel_layer.group_discard("matches.probe", self.channel_name)
 
     async def _follow_database(self) -> None:
         """While the layer is down: push what the database has that this socket lacks."""

@@ -239,6 +239,53 @@ def test_a_friend_room_split_across_two_servers_plays_on_while_redis_is_down(tra
 
 
 @pytest.mark.services
+def test_a_room_split_across_two_servers_with_a_cpu_plays_on_while_redis_hangs(
+    transactional_db,
+):
+    """Issue 40: Redis stops answering (paused: no connection is refused, calls just wait)
+    with a three-seat room split across two servers, a CPU in the third seat, nobody
+    pinging. Every move and every CPU answer reaches every seat within 2 s, from the first
+    move after the pause on; nobody is disconnected."""
+    redis_server, one, two = own_redis_and_two_servers()
+    match, red_token = services.create_match("hiddenhand", {"players": 3, "turns": 30}, "friend")
+    _m, _seat, blue_token = services.join(match.invite_code)
+    services.start_with_cpu(match.id, [0])
+    cpu_delay_s = services.get_game(match).cpu_delay_ms / 1000
+    ws = f"/play/{match.id}/ws/"
+
+    async def run() -> tuple[list[float], list[float]]:
+        red = Bot(one.ws_url + ws, red_token, name="red")
+        blue = Bot(two.ws_url + ws, blue_token, name="blue")
+        for bot in (red, blue):
+            await bot.open()
+        redis_server.pause()
+        moves, answers = [], []
+        for turn in range(6):
+            mover, other = (red, blue) if turn % 2 == 0 else (blue, red)
+            seat = 0 if mover is red else 1
+            while mover.room.get("to_act") != [seat]:
+                await mover.until(lambda f: f["type"] in ("state", "room"), 5)
+            applied = await act_through_outage(mover, seat, f"{mover.name}-{turn}")
+            moves.append(await sees(other, applied, 2))
+            if 2 in other.room["to_act"]:  # the CPU answers: both seats see it
+                for bot in (red, blue):
+                    answers.append(await sees(bot, applied + 1, cpu_delay_s + 2) - cpu_delay_s)
+        for bot in (red, blue):
+            assert bot.ws.close_code is None, bot.name
+        return moves, answers
+
+    try:
+        moves, answers = asyncio.run(run())
+    finally:
+        redis_server.resume()
+        one.stop()
+        two.stop()
+        redis_server.stop()
+    print("redis hung, split room: moves seen after", moves, "s; CPU answers", answers, "s late")
+    assert max(moves) < 2 and answers and max(answers) < 2
+
+
+@pytest.mark.services
 def test_a_cpu_move_is_pushed_while_redis_is_down(transactional_db):
     """Issue 25: within one process, the CPU's move reaches the player's socket during the
     outage (not when Redis returns, nor at the next ping)."""

@@ -51,5 +51,16 @@ class RedisServer:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait()
 
+    def pause(self) -> None:
+        """SIGSTOP: Redis stops answering but no connection drops or is refused (a hung
+        server, a dead link): clients wait unless they time out."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
+        self.resume()
         self.kill()
