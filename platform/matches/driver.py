@@ -58,7 +58,7 @@ class LocalDriver:
     """Per-process timers, and the leases of the seats this process has sockets for.
 
     Presence expires by itself: while a socket is open, this process renews its seats'
-    leases every `MATCHES_PRESENCE_HEARTBEAT_S` (5 s) and sweeps (expired leases, overdue
+    leases every `MATCHES_PRESENCE_HEARTBEAT_S` (2 s) and sweeps (expired leases, overdue
     matches). A process that dies stops renewing; any other process's sweep (or Celery
     beat's) then counts those seats as gone from their last renewal, so the 45 s rule
     starts for them on every setup, the embedded one included.

@@ -1,5 +1,5 @@
 """Settings for servers started by the recovery tests: short leases and a short grace, so a
-crash is recovered within seconds (the rule is the same as with the defaults, 15 s / 45 s)."""
+crash is recovered within seconds (the rule is the same as with the defaults, 8 s / 45 s)."""
 
 from config.settings_test import *  # noqa: F403
 

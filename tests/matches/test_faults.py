@@ -288,6 +288,19 @@ async def test_an_open_socket_keeps_its_seat_without_pings(settings):
     await blue.close()
 
 
+def test_by_default_a_dead_servers_players_are_played_for_within_the_grace_and_5_s():
+    """Issue 40: with a 6 s grace a server killed for good had its matches go to the CPU
+    15.2 s after the crash (the 15 s lease). The worst case is a crash just after a renewal:
+    the lease runs out STALE later and the next sweep (every HEARTBEAT) notices; by then the
+    grace, counted from that renewal, has passed for any grace of 5 s or more."""
+    from matches.clock import disconnect_grace_ms, heartbeat_interval, presence_stale
+
+    noticed_s = presence_stale().total_seconds() + heartbeat_interval()
+    for grace_s in (5, 6, disconnect_grace_ms() / 1000):
+        assert max(noticed_s, grace_s) <= grace_s + 5
+    assert presence_stale().total_seconds() >= 3 * heartbeat_interval()  # not on one miss
+
+
 def test_a_seat_whose_server_died_counts_as_gone_from_its_last_renewal(settings):
     settings.MATCHES_PRESENCE_STALE_S = 15
     settings.MATCHES_DISCONNECT_GRACE_S = 45
