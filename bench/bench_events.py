@@ -19,6 +19,10 @@
    call that paired them (p50, p99).
 3. page: the event page and its live fragment with those 500 entrants, through Django's
    test client (server time: the whole request through the middleware), 30 times each.
+4. tables: a Bozu Mekuri event for four of 255 entrants in 3 Swiss-style rounds (64 tables,
+   one with a CPU seat; the seats are the entrants', not CPUs), each round started by the
+   real round start at its due time, as in 1. Figure: as in 1. Results: the MatchOutcome
+   of a random order of places at each table, at the events' receiver.
 """
 
 from __future__ import annotations
@@ -55,16 +59,16 @@ def users(n, prefix):
     return list(model.objects.filter(username__startswith=prefix).order_by("pk"))
 
 
-def new_event(kind, organiser, starts_at, **extra):
+def new_event(kind, organiser, starts_at, choice="karuta-competitive", **extra):
     from events import services
     from events.gamechoice import build_settings
 
-    game, settings = build_settings("karuta-competitive", "20", "0")
+    game, settings = build_settings(choice, "20", "0")
     return services.create_event(
         organiser,
         name=f"bench {kind}",
         kind=kind,
-        choice="karuta-competitive",
+        choice=choice,
         game=game,
         settings=settings,
         starts_at=starts_at,
@@ -88,6 +92,57 @@ def outcome_for(board, winner_seat, when):
         SeatOutcome(i, None, True, 1 if i == winner_seat else 2, None, False) for i in (0, 1)
     )
     return MatchOutcome(board.match_id, "karuta", "friend", {}, False, when, seats)
+
+
+def table_outcome(board, rng, when):
+    from matches.outcome import MatchOutcome, SeatOutcome
+
+    places = list(range(1, len(board.seats) + 1))
+    rng.shuffle(places)
+    seats = tuple(
+        SeatOutcome(i, None, eid is None, place, None, False)
+        for i, (eid, place) in enumerate(zip(board.seats, places, strict=True))
+    )
+    return MatchOutcome(board.match_id, "bozu", "friend", {}, False, when, seats)
+
+
+def tables(rng):
+    from django.conf import settings
+    from django.utils import timezone
+
+    from events import services
+    from events.models import Board, Event, Round
+
+    held, settings.EVENTS_CPU_BOARDS = settings.EVENTS_CPU_BOARDS, None  # people's seats
+    people = users(256, "btb")
+    event = new_event(
+        Event.Kind.SWISS, people[0], timezone.now() + timedelta(seconds=2), choice="bozu-4",
+        break_seconds=3, rounds_total=3,
+    )  # fmt: skip
+    enter(event, people[1:], rng)
+    print("tables: Bozu for four, 255 entrants, 3 rounds, started at each round's due time")
+    print("round  tables  CPU seats  last table created after its time (s)  start call (s)")
+    worst = 0.0
+    while True:
+        event.refresh_from_db()
+        if event.status == Event.Status.FINISHED:
+            break
+        rnd = Round.objects.filter(event=event, started_at__isnull=True).order_by("number")[0]
+        time.sleep(max(0.0, (rnd.due_at - timezone.now()).total_seconds()))
+        began = time.perf_counter()
+        started = services.start_due_rounds(timezone.now())
+        call = time.perf_counter() - began
+        if not started:
+            continue
+        boards = list(Board.objects.filter(round=rnd))
+        late = (timezone.now() - rnd.due_at).total_seconds()
+        worst = max(worst, late)
+        cpus = sum(b.seats.count(None) for b in boards)
+        print(f"{rnd.number:5}  {len(boards):6}  {cpus:9}  {late:37.2f}  {call:14.2f}")
+        for board in boards:
+            services.record_outcome(table_outcome(board, rng, timezone.now()))
+    print(f"tables: worst round start {worst:.2f} s after its time (goal: within 2 s)")
+    settings.EVENTS_CPU_BOARDS = held
 
 
 def knockout(rng, tick_only):
@@ -221,7 +276,7 @@ def page(event):
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--only", choices=["knockout", "arena", "page"])
+    parser.add_argument("--only", choices=["knockout", "arena", "page", "tables"])
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--tick", action="store_true", help="knockout rounds by the tick alone")
     args = parser.parse_args()
@@ -239,6 +294,8 @@ def main() -> None:
     rng = random.Random(args.seed)
     if args.only in (None, "knockout"):
         knockout(rng, args.tick)
+    if args.only in (None, "tables"):
+        tables(rng)
     if args.only in (None, "arena", "page"):
         from events.models import Event
 
