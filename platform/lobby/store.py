@@ -444,16 +444,17 @@ def places(person: str) -> list[Seeker]:
 
 
 def cpu_level_for(game_slug: str, strength: float) -> str | None:
-    """The CPU level nearest this rating: for karuta each level's settled rating as the
-    ratings bench measured it (ratings.services.cpu_ratings); the other games' levels are
-    not ranked by strength (Bozu's play alike, Bakudan's are personalities), so their
-    default level."""
+    """The CPU level whose settled rating is nearest this rating, where the ratings bench
+    measured the levels apart (karuta's five levels, Bakudan's three personalities:
+    lobby.rating.cpu_settled); Bozu's levels play alike, so its default level."""
     import gamekit
 
-    if game_slug == "karuta":
-        from ratings.services import cpu_ratings
-
-        settled = cpu_ratings()
+    settled = {
+        key: value
+        for key, value in rating.cpu_settled(game_slug).items()
+        if key in {level.key for level in gamekit.registry.get(game_slug).cpu_levels}
+    }
+    if settled:
         return min(settled, key=lambda level: (abs(settled[level] - strength), level))
     levels = gamekit.registry.get(game_slug).cpu_levels
     return levels[0].key if levels else None  # the game's default level

@@ -195,3 +195,22 @@ def test_a_genpei_table_is_seated_as_the_two_most_even_teams():
     # Seats 0-1 are one team, 2-3 the other (within the first wave's 150-point allowance):
     # 1500 + 1470 against 1440 + 1580, not 1440 + 1470 against 1500 + 1580.
     assert sorted(order[:2]) == [1470, 1500] and sorted(order[2:]) == [1440, 1580]
+
+
+@pytest.mark.parametrize(
+    ("game", "strength", "level"),
+    [
+        ("karuta", 1000, "nyumon"),
+        ("karuta", 1500, "futsu"),
+        ("karuta", 2100, "meijin"),
+        ("bakudan", 1200, "reckless"),  # settled 1248 / 1541 / 1664 (docs/ratings.md)
+        ("bakudan", 1500, "calm"),
+        ("bakudan", 1700, "ruthless"),
+        ("bozu", 1900, None),  # Bozu's levels play alike: the default, whatever the rating
+    ],
+)
+def test_the_cpu_offered_is_the_level_nearest_the_players_rating(game, strength, level):
+    import gamekit
+
+    chosen = store.cpu_level_for(game, strength)
+    assert chosen == (level or gamekit.registry.get(game).cpu_levels[0].key)
