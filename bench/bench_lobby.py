@@ -13,8 +13,9 @@ Parts (--only wave,arrivals,board,fairplay; all by default):
   --seconds; time to pair = paired_at - joined_at, p50 / p99. Matches are not started (that
   is the match layer's cost: create_match_for, 10-180 ms each here).
 - board: two daphne processes on PostgreSQL + Redis, --sockets lobby sockets split between
-  them (loopback), then --updates changes to the board: time from the change's notice to
-  each socket's new board frame, p50 / p99 over every socket and update.
+  them (loopback, held by --clients client processes), then --updates changes to the
+  board: time from the change's notice to each socket's new board frame, p50 / p99 over
+  every socket and update.
 - fairplay: the take-time check: how many takes until a client taking every card 100-130 ms
   after its deciding kana is flagged (1,000 such clients, the connection's delay estimated
   within +-3 ms), and how many of ten accounts playing 10,000 takes of the 名人 CPU (through
@@ -191,26 +192,22 @@ def part_arrivals(args) -> None:
     )
 
 
-async def _board(args, ports: list[int], sessions: list[str]) -> list[float]:
+async def _watch_sockets(ports: list[int], sessions: list[str], first: int, ready, stop, out):
+    """One client process's share of the sockets: every board's (seek count, arrival)."""
     from websockets.asyncio.client import connect
 
-    from lobby import store, ticker
-
-    got: list[list[float]] = []
-    marks: dict[int, float] = {}
+    seen: list[tuple[int, float]] = []
     sockets = []
 
-    async def watch(ws, index: int) -> None:
+    async def watch(ws) -> None:
         async for text in ws:
             arrived = time.time()  # before this client's own parsing
             frame = json.loads(text)
             if frame.get("type") == "board":
-                seen = len(frame["seeks"])
-                if seen in marks:
-                    got.append(arrived - marks[seen])
+                seen.append((len(frame["seeks"]), arrived))
 
     async def open_one(i: int):
-        port = ports[i % len(ports)]
+        port = ports[(first + i) % len(ports)]
         for attempt in range(5):
             try:
                 ws = await connect(
@@ -225,23 +222,65 @@ async def _board(args, ports: list[int], sessions: list[str]) -> list[float]:
                 await asyncio.sleep(0.2 * (attempt + 1))
         raise RuntimeError("a socket did not open")
 
-    for start in range(0, args.sockets, 100):  # ramped: daphne drops a connection storm
+    for start in range(0, len(sessions), 50):  # ramped: daphne drops a connection storm
         sockets += await asyncio.gather(
-            *(open_one(i) for i in range(start, min(args.sockets, start + 100)))
+            *(open_one(i) for i in range(start, min(len(sessions), start + 50)))
         )
-    tasks = [asyncio.create_task(watch(ws, i)) for i, ws in enumerate(sockets)]
-    await asyncio.sleep(2)
-    from asgiref.sync import sync_to_async
-
-    for n in range(1, args.updates + 1):
-        await sync_to_async(store.open_seek)("bozu", {}, False, store.Person(f"gupd{n}"))
-        marks[n] = time.time()
-        await ticker.announce_change()
-        await asyncio.sleep(1.5)
+    tasks = [asyncio.create_task(watch(ws)) for ws in sockets]
+    ready.set()
+    while not stop.is_set():
+        await asyncio.sleep(0.2)
     for task in tasks:
         task.cancel()
     for ws in sockets:
         await ws.close()
+    out.put(seen)
+
+
+def _client_process(ports, sessions, first, ready, stop, out) -> None:
+    asyncio.run(_watch_sockets(ports, sessions, first, ready, stop, out))
+
+
+def _board(args, ports: list[int], sessions: list[str]) -> list[float]:
+    """The sockets are held by --clients processes (one Python process reading 1,000
+    sockets was itself a large part of the figure); this process makes the changes."""
+    import multiprocessing
+
+    from asgiref.sync import async_to_sync
+    from django.db import connections
+
+    from lobby import store, ticker
+
+    connections.close_all()  # a forked child must not share (and close) this connection
+    ctx = multiprocessing.get_context("fork")
+    out, stop = ctx.Queue(), ctx.Event()
+    share = -(-len(sessions) // args.clients)
+    clients = []
+    for k in range(args.clients):
+        part = sessions[k * share : (k + 1) * share]
+        ready = ctx.Event()
+        proc = ctx.Process(target=_client_process, args=(ports, part, k * share, ready, stop, out))
+        proc.start()
+        clients.append((proc, ready))
+    for proc, ready in clients:
+        while not ready.wait(1):
+            if not proc.is_alive():
+                raise RuntimeError("a client process died")
+    time.sleep(2)
+    marks: dict[int, float] = {}
+    for n in range(1, args.updates + 1):
+        store.open_seek("bozu", {}, False, store.Person(f"gupd{n}"))
+        marks[n] = time.time()
+        async_to_sync(ticker.announce_change)()
+        time.sleep(1.5)
+    stop.set()
+    got = []
+    for _ in clients:
+        for count, arrived in out.get(timeout=60):
+            if count in marks:
+                got.append(arrived - marks[count])
+    for proc, _ready in clients:
+        proc.join()
     return got
 
 
@@ -280,7 +319,7 @@ def part_board(args) -> None:
                     if proc.poll() is not None:
                         raise RuntimeError("daphne exited") from None
                     time.sleep(0.1)
-        latencies = asyncio.run(_board(args, [p for _, p in servers], sessions))
+        latencies = _board(args, [p for _, p in servers], sessions)
     finally:
         for proc, _ in servers:
             proc.terminate()
@@ -289,7 +328,8 @@ def part_board(args) -> None:
     q = lambda p: latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000  # noqa: E731
     expected = args.sockets * args.updates
     print(
-        f"board update to {args.sockets} sockets on two processes (Redis layer, loopback): "
+        f"board update to {args.sockets} sockets on two processes (Redis layer, loopback, "
+        f"{args.clients} client processes): "
         f"p50 {q(0.5):.0f} ms, p99 {q(0.99):.0f} ms, max {latencies[-1] * 1000:.0f} ms; "
         f"{len(latencies)} of {expected} deliveries seen"
     )
@@ -347,6 +387,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--sockets", type=int, default=1000)
     parser.add_argument("--updates", type=int, default=10)
+    parser.add_argument("--clients", type=int, default=2, help="processes holding the sockets")
     args = parser.parse_args()
     parts = args.only.split(",")
     if set(parts) - {"fairplay"}:
