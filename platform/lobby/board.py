@@ -34,12 +34,13 @@ def _rating_text(value: float | None, provisional: bool) -> str | None:
     return f"{round(value)}{'?' if provisional else ''}"
 
 
-def _seek_line(seek: Seeker) -> dict[str, Any]:
+def _seek_line(seek: Seeker, seated: int) -> dict[str, Any]:
     return {
         "id": seek.id,
         "game": seek.game,
         **pools.describe(seek.game, seek.settings),
         "seats": seek.seats,
+        "seated": seated,  # people at its table so far, the seeker included
         "rated": seek.rated,
         "handle": seek.handle or None,  # None: a guest
         "rating": _rating_text(seek.rating, seek.provisional) if seek.user_id else None,
@@ -112,15 +113,21 @@ def _watch_lines() -> list[dict[str, Any]]:
 
 
 def build() -> dict[str, Any]:
-    seeks = (
+    seeks = list(
         Seeker.objects.filter(kind=Seeker.Kind.SEEK, status=Seeker.Status.WAITING, pool="")
         .exclude(flagged=True)  # a flagged account's seek is seen by nobody (quietly)
         .order_by("-joined_at")[:SEEKS_SHOWN]
     )
+    tables = [store.taker_pool(s.id) for s in seeks if s.seats > 2]
+    takers = dict(
+        Seeker.objects.filter(pool__in=tables, status=Seeker.Status.WAITING)
+        .values_list("pool")
+        .annotate(n=Count("id"))
+    ) if tables else {}  # fmt: skip
     return {
         "type": "board",
         "at": timezone.now().isoformat(),
-        "seeks": [_seek_line(s) for s in seeks],
+        "seeks": [_seek_line(s, 1 + takers.get(store.taker_pool(s.id), 0)) for s in seeks],
         "pools": _pool_lines(time.time()),
         "watch": _watch_lines(),
     }

@@ -138,7 +138,10 @@ class LobbyConsumer(SocketBase):
         await self._send_you()
 
     async def _leave(self, frame: dict[str, Any]) -> None:
-        await database_sync_to_async(store.leave)(self.person.key)
+        seek = frame.get("seek")  # one open seek (or seat at its table), else every place
+        if seek is not None and (not isinstance(seek, int) or isinstance(seek, bool)):
+            return await self._error("bad_frame")
+        await database_sync_to_async(store.leave)(self.person.key, seek)
         await ticker.announce_change()
         await self._send_you()
 
@@ -149,13 +152,15 @@ class LobbyConsumer(SocketBase):
 
         def take() -> None:
             group = store.take_seek(seek, self.person)
-            ticker.start_and_hand_over(group.id)
+            if group is not None:  # None: seated at a table that is not full yet
+                ticker.start_and_hand_over(group.id)
 
         try:
             await database_sync_to_async(take)()
         except LobbyError as exc:
             return await self._error(exc.code, **exc.details)
         await ticker.announce_change()
+        await self._send_you()
 
     # --- frames out ----------------------------------------------------------------------
 
@@ -173,8 +178,8 @@ class LobbyConsumer(SocketBase):
         places = await database_sync_to_async(store.places)(self.person.key)
         policy = store.policy()
         waiting = [
-            {"pool": p.pool or None, "seek": p.id if p.kind == "seek" else None,
-             "since": p.joined_at.isoformat()}
+            {"pool": p.pool if p.kind == "pool" else None, "seek": store.seek_of(p),
+             "seated": p.kind == "seek" and bool(p.pool), "since": p.joined_at.isoformat()}
             for p in places
         ]  # fmt: skip
         await self.send(text_data=json.dumps({"type": "you", "places": waiting}))

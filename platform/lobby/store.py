@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from lobby import cooldown, pairing, pools, rating, timing
@@ -186,21 +186,39 @@ def open_seek(
     return _create_waiting(fields, person.key, "", Seeker.Kind.SEEK)
 
 
-def leave(person: str, seeker_id: int | None = None) -> int:
-    """Take this person's waiting places (or one of them) out. A place a wave has paired
-    already is not taken back: that person has a match."""
+def leave(person: str, seek: int | None = None) -> int:
+    """Take this person's waiting places out: all of them, or (`seek`) their own open seek
+    or their seat at that seek's table. A place a wave has paired already is not taken
+    back: that person has a match. An open seek that goes takes its table's seats along."""
     rows = Seeker.objects.filter(person=person, status=Seeker.Status.WAITING)
-    if seeker_id is not None:
-        rows = rows.filter(id=seeker_id)
-    return rows.update(status=Seeker.Status.LEFT)
+    if seek is not None:
+        rows = rows.filter(Q(id=seek, pool="") | Q(pool=taker_pool(seek)))
+    own = rows.filter(kind=Seeker.Kind.SEEK, pool="").values_list("id", flat=True)
+    tables = [taker_pool(i) for i in own]
+    with transaction.atomic():
+        left = rows.update(status=Seeker.Status.LEFT)
+        if tables:
+            Seeker.objects.filter(pool__in=tables, status=Seeker.Status.WAITING).update(
+                status=Seeker.Status.LEFT
+            )
+    return left
 
 
-def take_seek(seek_id: int, person: Person, now: datetime | None = None) -> Pairing:
-    """Take an open seek in one click: for a two-seat seek the match starts at once; for a
-    table the taker joins it and the match starts once it is full. The seek row moves from
-    waiting to paired by a conditional UPDATE, so two takers cannot both have it."""
+def seek_of(place: Seeker) -> int | None:
+    """The open seek a place belongs to: its own id, or the table it is seated at."""
+    if place.kind != Seeker.Kind.SEEK:
+        return None
+    return int(place.pool.split(":", 1)[1]) if place.pool else place.id
+
+
+def take_seek(seek_id: int, person: Person, now: datetime | None = None) -> Pairing | None:
+    """Take an open seek in one click. A two-seat seek starts at once; at a table (3-5
+    seats) the taker sits down, and the click that fills its last seat pairs everyone
+    seated (None: seated, the table is not full yet). The seek's row is locked while a
+    taker sits down, so two takers never share the last seat, and the table moves from
+    waiting to paired by a conditional UPDATE that must move every seated row."""
     now = now or timezone.now()
-    seek = Seeker.objects.filter(id=seek_id, kind=Seeker.Kind.SEEK).first()
+    seek = Seeker.objects.filter(id=seek_id, kind=Seeker.Kind.SEEK, pool="").first()
     if seek is None or seek.status != Seeker.Status.WAITING:
         raise LobbyError("seek_gone")
     if seek.person == person.key:
@@ -208,20 +226,21 @@ def take_seek(seek_id: int, person: Person, now: datetime | None = None) -> Pair
     _check_rated(person, seek.rated, now)
     if seek.flagged != is_flagged(person.user_id):
         raise LobbyError("seek_gone")  # quietly: a flagged account meets flagged ones only
-    if seek.seats != 2:
-        raise LobbyError("table_seek")  # tables fill through their quick pools
     view = _rating_of(person, seek.game, seek.settings)
     with transaction.atomic():
-        group = Pairing.objects.create(pool=f"seek:{seek.id}", created_at=now)
-        claimed = Seeker.objects.filter(id=seek.id, status=Seeker.Status.WAITING).update(
-            status=Seeker.Status.PAIRED, pairing=group, paired_at=now
-        )
-        if claimed != 1:
-            transaction.set_rollback(True)
+        locked = Seeker.objects.select_for_update().filter(id=seek.id).first()
+        if locked is None or locked.status != Seeker.Status.WAITING:
             raise LobbyError("seek_gone")
-        Seeker.objects.create(
+        seated = list(
+            Seeker.objects.filter(pool=taker_pool(seek.id), status=Seeker.Status.WAITING)
+            .order_by("id")
+            .values_list("id", "person")
+        )
+        if any(who == person.key for _id, who in seated):
+            return None  # already at this table
+        row = Seeker.objects.create(
             kind=Seeker.Kind.SEEK,
-            pool=f"taker:{seek.id}",
+            pool=taker_pool(seek.id),
             game=seek.game,
             settings=seek.settings,
             seats=seek.seats,
@@ -231,13 +250,25 @@ def take_seek(seek_id: int, person: Person, now: datetime | None = None) -> Pair
             handle=person.handle,
             rating=view.rating if view else 1500.0,
             provisional=view.provisional if view else True,
-            status=Seeker.Status.PAIRED,
+            flagged=seek.flagged,
             joined_at=now,
             seen_at=now,
-            paired_at=now,
-            pairing=group,
         )
+        ids = [seek.id, *(i for i, _who in seated), row.id]
+        if len(ids) < seek.seats:
+            return None  # seated; the table waits for its other players
+        group = Pairing.objects.create(pool=f"seek:{seek.id}", created_at=now)
+        moved = Seeker.objects.filter(id__in=ids, status=Seeker.Status.WAITING).update(
+            status=Seeker.Status.PAIRED, pairing=group, paired_at=now
+        )
+        if moved != len(ids):
+            raise RuntimeError("a seat of this table was not waiting any more")
     return group
+
+
+def taker_pool(seek_id: int) -> str:
+    """The `pool` of the rows of the people seated at an open seek's table."""
+    return f"taker:{seek_id}"
 
 
 # --- waves -------------------------------------------------------------------------------

@@ -37,7 +37,6 @@ def refusal(code: str, details: dict[str, Any]) -> str:
         "no_such_game": _("There is no such game."),
         "seek_gone": _("That game has just been taken or withdrawn."),
         "own_seek": _("That is your own game: wait for someone to take it."),
-        "table_seek": _("Tables of three or more fill through quick pairing."),
         "not_online": _("This game cannot be played online with these settings."),
         "not_rated_game": _("These settings cannot be rated."),
         "slow_down": _("Too many requests: please wait a moment."),

@@ -9,7 +9,10 @@ const names = {
   paces: { standard: "Standard" },
   modes: { competitive: "competitive", chirashi: "chirashi" },
 };
-const strings = { players: "{n} players", rated: "rated", casual: "casual", guest: "guest", waiting: "{n} waiting" };
+const strings = {
+  players: "{n} players", rated: "rated", casual: "casual", guest: "guest", waiting: "{n} waiting",
+  seated: "{n} of {seats} seated",
+};
 
 test("a seek reads game, mode, pace, rated and the seeker", () => {
   const seek = { game: "karuta", mode: "competitive", players: 2, pace: "standard", rated: true, handle: "taro", rating: "1620?" };
@@ -19,6 +22,11 @@ test("a seek reads game, mode, pace, rated and the seeker", () => {
 test("a guest's seek says guest, and a table says its players", () => {
   const seek = { game: "bozu", players: 4, rated: false, handle: null, rating: null };
   assert.equal(seekText(seek, names, strings), "Bozu · 4 players · casual — guest");
+});
+
+test("a table's seek says how many sit at it so far", () => {
+  const seek = { game: "bozu", players: 4, seats: 4, seated: 2, rated: false, handle: "hana", rating: null };
+  assert.equal(seekText(seek, names, strings), "Bozu · 4 players · casual · 2 of 4 seated — hana");
 });
 
 test("a game to watch names its players with their ratings", () => {

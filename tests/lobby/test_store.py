@@ -214,3 +214,41 @@ def test_the_cpu_offered_is_the_level_nearest_the_players_rating(game, strength,
 
     chosen = store.cpu_level_for(game, strength)
     assert chosen == (level or gamekit.registry.get(game).cpu_levels[0].key)
+
+
+def test_a_table_seek_seats_its_takers_and_starts_when_its_last_seat_is_taken():
+    """Bozu for four from the lobby's list (issue 39 goal 5): each take seats one more; the
+    take that fills the table pairs the four, and its match has four seats in join order."""
+    from matches.models import Match, Seat
+
+    seek = store.open_seek("bozu", {"players": "4"}, False, Person("gowner"))
+    assert seek.seats == 4
+    assert store.take_seek(seek.id, Person("gb")) is None
+    assert store.take_seek(seek.id, Person("gb")) is None  # already seated: no second seat
+    # One seated taker leaves: the seat is free again, the seek stays.
+    assert store.take_seek(seek.id, Person("gc")) is None
+    assert store.leave("gc", seek.id) == 1
+    assert store.take_seek(seek.id, Person("gd")) is None
+    group = store.take_seek(seek.id, Person("ge"))
+    assert group is not None
+    seated = list(group.seekers.order_by("id").values_list("person", flat=True))
+    assert seated == ["gowner", "gb", "gd", "ge"]
+    with pytest.raises(LobbyError) as gone:
+        store.take_seek(seek.id, Person("gf"))  # full: gone from the list
+    assert gone.value.code == "seek_gone"
+    started = store.start_pairing(group.id)
+    match = Match.objects.get(id=started.match_id)
+    assert Seat.objects.filter(match=match).count() == 4
+    assert set(started.tokens) == {"gowner", "gb", "gd", "ge"}
+    assert Seeker.objects.filter(status="waiting").count() == 0
+
+
+def test_a_table_goes_with_its_seek_and_its_places_name_the_seek():
+    seek = store.open_seek("bakudan", {"players": "3"}, False, Person("gowner"))
+    store.take_seek(seek.id, Person("gb"))
+    [place] = store.places("gb")
+    assert store.seek_of(place) == seek.id and store.seek_of(seek) == seek.id
+    store.leave("gowner")
+    assert store.places("gb") == []  # the seek went: its seat went with it
+    with pytest.raises(LobbyError):
+        store.take_seek(seek.id, Person("gc"))

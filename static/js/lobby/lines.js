@@ -5,13 +5,15 @@ export function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (_, key) => String(values[key] ?? ""));
 }
 
-/** One open seek as a line: game, mode, players, pace, rated or casual, handle and rating. */
+/** One open seek as a line: game, mode, players, pace, rated or casual, how many sit at a
+ * table so far, handle and rating. */
 export function seekText(seek, names, strings) {
   const parts = [names.games[seek.game] || seek.game];
   if (seek.mode) parts.push(names.modes[seek.mode] || seek.mode);
   if (seek.players && seek.mode !== "competitive") parts.push(fill(strings.players, { n: seek.players }));
   if (seek.pace) parts.push(names.paces[seek.pace] || seek.pace);
   parts.push(seek.rated ? strings.rated : strings.casual);
+  if (seek.seats > 2 && seek.seated) parts.push(fill(strings.seated, { n: seek.seated, seats: seek.seats }));
   const who = seek.handle ? `${seek.handle}${seek.rating ? ` (${seek.rating})` : ""}` : strings.guest;
   return `${parts.join(" · ")} — ${who}`;
 }

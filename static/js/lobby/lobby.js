@@ -49,9 +49,15 @@ function renderBoard() {
       text.textContent = seekText(seek, names, strings);
       li.append(text, " ");
       if (mine.has(seek.id)) {
+        // The person's own seek, or their seat at its table: they may leave it.
         const note = document.createElement("em");
         note.textContent = strings.yours;
-        li.append(note);
+        const leave = document.createElement("button");
+        leave.type = "button";
+        leave.textContent = strings.withdraw;
+        leave.setAttribute("aria-label", `${strings.withdraw}: ${text.textContent}`);
+        leave.addEventListener("click", () => send({ type: "leave", seek: seek.id }));
+        li.append(note, " ", leave);
       } else {
         const button = document.createElement("button");
         button.type = "button";
