@@ -2,7 +2,11 @@
 to the end by keyboard at 1280×800, then by clicks at 390×844, at the engine's fastest pace
 with 20 poems. The board fits the screen after every take and send: at 1280×800 both
 fields whole; at 390×844 the reading line, your team's rows and the enemy's rows in view.
-One test, one game, to keep the suite's browser time small (helpers: test_karuta_play)."""
+
+The menu starts the game and its first board is checked (teams, both fields, keyboard
+reach); the game played to the end is then one with the same settings on a deal whose first
+readings are live cards, the first on the enemy side (tests/support/genpei.py), so it ends
+in a handful of readings (a random deal read about half its 20 poems dead: 41-75 s)."""
 
 from __future__ import annotations
 
@@ -11,10 +15,12 @@ import time
 
 import pytest
 
+from tests.browser.test_karuta_genpei_friends import in_thread
 from tests.browser.test_karuta_play import (
     FASTEST,
     VIEW,
     active,
+    engine_state,
     named,
     reach,
     reading_over,
@@ -23,6 +29,7 @@ from tests.browser.test_karuta_play import (
     wait_new_state,
     watch_refusals,
 )
+from tests.support.genpei import seed_opening
 
 pytestmark = pytest.mark.browser
 
@@ -55,6 +62,21 @@ def sides(v):
     own = [c for row in v["sides"][mine] for c in row]
     enemy = [c for row in v["sides"][1 - mine] for c in row]
     return own, enemy
+
+
+def pinned_match(settings: dict) -> tuple[str, str]:
+    """A vs-CPU match with these settings on a deal that opens with live cards, the first
+    of them the enemy's (so the first take sends a card): (match id, the person's token)."""
+    from matches import rooms, services
+
+    seed = seed_opening(settings, 4, "BLLLLLLL")
+    chosen = rooms.new_seed
+    rooms.new_seed = lambda game, game_settings: seed
+    try:
+        match, token = services.create_match("karuta", settings, "cpu", settings["cpu_level"])
+    finally:
+        rooms.new_seed = chosen
+    return str(match.id), token
 
 
 def test_two_against_two_cpus_by_keyboard_then_by_clicks_on_a_phone(asgi_server, watched):
@@ -94,6 +116,19 @@ def test_two_against_two_cpus_by_keyboard_then_by_clicks_on_a_phone(asgi_server,
         page.keyboard.press("ArrowUp")
     assert int(page.evaluate("document.activeElement.dataset.card")) in enemy
 
+    # The menu's game ends (the resign button of a game against CPUs only); the same
+    # settings are played to the end on the short deal.
+    settings = engine_state(page).settings
+    page.click("[data-room-resign]")
+    page.wait_for_selector("[data-room-resign]", state="hidden")  # the match is over
+    match_id, token = in_thread(pinned_match, settings)
+    host = asgi_server.url.split("//")[1].split(":")[0]
+    page.context.add_cookies(
+        [{"name": "seat_token", "value": token, "domain": host, "path": f"/play/{match_id}/"}]
+    )
+    page.goto(f"{asgi_server.url}/play/{match_id}/")
+    page.wait_for_function(VIEW)
+    page.wait_for_function("window.karutaPlay.view().phase === 'reading'")
     takes = sends = 0
     phone = False
     checked = {"desktop": 0, "phone": 0}

@@ -14,12 +14,18 @@ from games.karuta import engine
 
 def seed_opening(settings: Mapping[str, Any], players: int, opening: str) -> int:
     """The first seed whose reading order opens as `opening` says, reading by reading:
-    "L" a live card (lying on a side), "D" a dead one."""
+    "L" a live card (lying on a side), "A" or "B" one on the first or the second team's
+    side, "D" a dead one."""
     seats = [{"is_cpu": False}] * players
     for seed in range(1_000_000):
         state = engine.new_state(settings, seats, seed)
-        field = set(engine.side_cards(state, 0)) | set(engine.side_cards(state, 1))
-        order = "".join("L" if poem in field else "D" for poem in state["queue"])
-        if order.startswith(opening):
+        sides = [set(engine.side_cards(state, side)) for side in (0, 1)]
+        order = [
+            "A" if poem in sides[0] else "B" if poem in sides[1] else "D" for poem in state["queue"]
+        ]
+        if all(
+            want == got or (want == "L" and got != "D")
+            for want, got in zip(opening, order, strict=False)
+        ):
             return seed
     raise AssertionError(f"no seed opens with {opening}")
