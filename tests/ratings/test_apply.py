@@ -267,3 +267,15 @@ def test_markers_of_matches_past_the_window_are_purged_and_those_matches_never_r
     assert tasks.apply_match(str(old)) == apply.TOO_OLD
     assert services.current(a, "karuta-competitive").games == 2
     assert RatingChange.objects.count() == 4
+
+
+def test_a_genpei_game_is_rated_as_a_team_game_with_the_teams_as_arranged():
+    a, b, c, d = users("kou", "mio", "nao", "rin")
+    # The room's creator moved seats before the start: seats 0 and 2 played together.
+    arranged = {"mode": "genpei", "teams": [2, 2], "seat_teams": [0, 1, 0, 1]}
+    apply.apply(outcome([(a, 1), (b, 3), (c, 1), (d, 3)], settings=arranged))
+    team = services.current_many([a, b, c, d], "karuta-genpei")
+    assert team[a].rating == pytest.approx(team[c].rating)
+    assert team[b].rating == pytest.approx(team[d].rating)
+    assert team[b].rating < 1500 < team[a].rating
+    assert services.current(a, "karuta-competitive").games == 0
