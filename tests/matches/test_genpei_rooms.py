@@ -125,3 +125,21 @@ def test_moving_back_restores_the_plain_order_and_a_game_without_teams_refuses()
     )
     with pytest.raises(MatchError, match="bad_message"):
         services.swap_seats(plain.id, [0], 0, 1)
+
+
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        ("ja", ("相手チームへ移す", "移動をやめる", "入れ替える")),
+        ("zh-hans", ("移到另一队", "取消移动", "交换")),
+    ],
+)
+def test_the_room_s_words_for_moving_seats_are_in_the_page_s_language(lang, words, settings):
+    match, _token = services.create_match("karuta", GENPEI, "friend")
+    browser = Client()
+    browser.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    page = browser.get(f"/play/{match.id}/").content.decode()
+    strings = json.loads(re.search(r'id="room-strings">(.*?)</script>', page, re.S).group(1))
+    texts = [strings[key] for key in ("swapPick", "swapCancel", "swapTo")]
+    assert all(word in text for word, text in zip(words, texts, strict=True)), texts
+    assert "%(seat)s" in strings["swapPick"]  # placeholders as the page fills them (fmt)
