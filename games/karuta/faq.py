@@ -93,7 +93,8 @@ FAQ = [
         _(
             "Yes: against the computer, with up to three CPU teammates against up to four CPU "
             "opponents, each at the level you choose. With friends, everyone who opens the "
-            "invitation picks a team, and CPUs can take the seats left empty."
+            "invitation picks a team, the room's creator can move seats between the teams "
+            "until the game starts, and CPUs can take the seats left empty."
         ),
     ),
 ]
