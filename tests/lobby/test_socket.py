@@ -169,11 +169,13 @@ async def test_a_lone_seeker_is_offered_a_cpu_and_keeps_the_place(settings):
 
 
 async def test_a_change_is_one_layer_message_and_one_build_for_every_socket_of_a_process(
-    monkeypatch,
+    monkeypatch, settings
 ):
     """The board's fan-out (board.Board): the sockets are not members of the board's group
     (the process's one listener is), a change is built once and the same text reaches every
-    socket, and a burst of changes is coalesced into a few boards, the last one current."""
+    socket, and a burst of changes is coalesced into a few boards, the last one current.
+    On the in-memory layer, whose groups the test can read (with REDIS_URL too)."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "config.embedded_layer.EmbeddedChannelLayer"}}
     from channels.layers import get_channel_layer
 
     from lobby import board, ticker
