@@ -67,6 +67,10 @@ function draw(frame) {
     reading.textContent = reading.dataset.over;
     return;
   }
+  if (config.game !== "karuta") {
+    reading.textContent = ""; // no reading in Bozu or Bakudan: the handles say who plays
+    return;
+  }
   const r = view.reading;
   reading.textContent = r && r.kana?.length ? r.kana.map((k) => k[0]).join("") : reading.dataset.waiting;
 }
