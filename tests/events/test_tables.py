@@ -15,6 +15,7 @@ from events.forms import EventForm
 from events.gamechoice import build_settings
 from events.models import Board, Event
 from matches import rooms
+from matches.cookies import SEAT_COOKIE
 from matches.models import Match, Seat
 from matches.outcome import outcome_of
 from ratings.models import Rating
@@ -88,6 +89,18 @@ def test_bakudan_tables_of_three_seat_by_rating_then_by_points(
     assert script_json(html, "match-config")["seats"] == []
     assert len(script_json(html, "projector-cards")) == 100
     assert all(f'id="seat-{i}">{h}<' in html for i, h in enumerate(("aoi", "yui", "CPU")))
+    # yui takes her seat at the second table from the event page (her board is offered to
+    # her live), with the seat the match made for her; ren, at the first table, may not.
+    yui = entrants["yui"].user
+    client.force_login(yui)
+    live = client.get(f"/en/events/{event.code}/live/?v=-1").content.decode()
+    assert f"/board/{first[1].pk}/seat/" in live and 'id="my-board"' in live
+    taken = client.post(f"/events/{event.code}/board/{first[1].pk}/seat/")
+    assert taken["Location"] == f"/play/{first[1].match_id}/"
+    assert taken.cookies[SEAT_COOKIE].value
+    client.force_login(entrants["ren"].user)
+    assert client.post(f"/events/{event.code}/board/{first[1].pk}/seat/").status_code == 403
+    client.logout()
     for board in first:
         end_by_resigning(board, capture)
     for board in first:
