@@ -3,10 +3,12 @@ CPU game for whoever waited, and a paired seat's hand-off (lobby/handoff.py)."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from typing import Any
 
+from asgiref.sync import async_to_sync
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,10 +17,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import gamekit
-from lobby import handoff, pools, store, texts
+from lobby import handoff, pools, store, texts, ticker
 from lobby.store import LobbyError, Person
 from matches.cookies import hold_seat
 from telemetry.throttling import WindowCounter, address_key, client_address, rate_key
+
+log = logging.getLogger(__name__)
 
 SEEKS_PER_MINUTE = 5  # open seeks one person may create in a minute
 ADDRESS_SEEKS_PER_MINUTE = 20  # ... and one address (guests who drop their cookies)
@@ -126,6 +130,7 @@ def seek(request: HttpRequest) -> HttpResponse:
         return _page(
             request, status=400, seek_error=texts.refusal(exc.code, exc.details), seek_game=slug
         )
+    async_to_sync(ticker.announce_change)()  # everyone's list shows it now
     return redirect(reverse("lobby:page"))
 
 
@@ -134,12 +139,16 @@ def _seeks_this_minute(person: str) -> int:
     first seek (the lobby cache: shared by every process with REDIS_URL)."""
     key = f"lobby:seeks:{person}"
     cache = handoff.cache()
-    cache.add(key, 0, 60)
     try:
-        return cache.incr(key)
-    except ValueError:  # expired between the two calls
-        cache.add(key, 1, 60)
-        return 1
+        cache.add(key, 0, 60)
+        try:
+            return cache.incr(key)
+        except ValueError:  # expired between the two calls
+            cache.add(key, 1, 60)
+            return 1
+    except Exception as exc:  # the cache (Redis) is down: the per-address limit still holds
+        log.warning("lobby seek limit not counted: %s", type(exc).__name__)
+        return 0
 
 
 def _to_match(request: HttpRequest, match_id: Any, token: str) -> HttpResponse:

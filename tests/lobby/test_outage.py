@@ -75,7 +75,11 @@ async def test_a_redis_outage_pauses_pairing_keeps_everyone_and_resumes(own_redi
         await until(socket, lambda f: f["type"] == "board" and f["paused"])
     _changed, paused = await db(ticker.tick)()
     assert paused
-    assert await db(Seeker.objects.filter(status="waiting").count)() == 2
+    # An open seek can still be made (its per-person count lives in Redis: not counted).
+    answer = await db(alice.post)("/en/lobby/seek/", {"game": "bozu", "players": "3"})
+    assert answer.status_code == 302
+    await until(b, lambda f: f["type"] == "board" and len(f["seeks"]) == 1)
+    assert await db(Seeker.objects.filter(status="waiting", kind="pool").count)() == 2
     assert await db(Pairing.objects.count)() == 0
 
     own_redis.start()  # empty, as after a crash
@@ -84,7 +88,7 @@ async def test_a_redis_outage_pauses_pairing_keeps_everyone_and_resumes(own_redi
     for socket in (a, b):
         await until(socket, lambda f: f["type"] == "board" and not f["paused"])
     assert await db(Pairing.objects.count)() == 1
-    assert await db(Seeker.objects.filter(status="paired").count)() == 2
+    assert await db(Seeker.objects.filter(status="paired", kind="pool").count)() == 2
     places = []
     for client, go in zip((alice, bob), gos, strict=True):
         answer = await db(client.post)(go)

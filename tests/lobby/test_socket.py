@@ -77,12 +77,10 @@ async def test_a_seek_is_listed_taken_in_one_click_and_each_seat_handed_over_onc
     await a.send({"type": "nonsense"})
     assert (await a.next("error"))["code"] == "bad_frame"
 
-    # Alice creates an open seek from karuta's own form; Bob's board lists it.
+    # Alice creates an open seek from karuta's own form; Bob's board lists it (the view
+    # announces the change).
     answer = await db(alice.post)("/en/lobby/seek/", {"game": "karuta", "mode": "competitive"})
     assert answer.status_code == 302
-    from lobby import ticker
-
-    await ticker.announce_change()
     board = await b.next("board")
     [seek] = board["seeks"]
     assert seek["game"] == "karuta" and seek["mode"] == "competitive" and seek["handle"] is None
@@ -117,9 +115,6 @@ async def test_a_seek_goes_when_its_owner_leaves():
     await a.open()
     await b.open()
     await db(alice.post)("/en/lobby/seek/", {"game": "bozu", "players": "2"})
-    from lobby import ticker
-
-    await ticker.announce_change()
     assert len((await b.next("board"))["seeks"]) == 1
     await a.comm.disconnect(timeout=10)
     assert (await b.next("board"))["seeks"] == []
@@ -226,4 +221,26 @@ async def test_a_change_is_one_layer_message_and_one_build_for_every_socket_of_a
         counts.append(seen)
     assert len(builds) <= 3 and max(counts) <= 3, (builds, counts)
     for socket in sockets:
+        await socket.comm.disconnect()
+
+
+async def test_a_table_seek_is_taken_seat_by_seat_and_starts_when_full():
+    alice, bob, carol = [await db(browser)() for _ in range(3)]
+    a, b, c = Socket(alice), Socket(bob), Socket(carol)
+    for socket in (a, b, c):
+        await socket.open()
+    await db(alice.post)("/en/lobby/seek/", {"game": "bakudan", "players": "3"})
+    [seek] = (await b.next("board"))["seeks"]
+    assert seek["seats"] == 3 and seek["seated"] == 1
+    await b.send({"type": "take", "seek": seek["id"]})
+    places = None
+    while not places:
+        places = (await b.next("you"))["places"]
+    assert places[0]["seek"] == seek["id"] and places[0]["seated"] and places[0]["pool"] is None
+    while (await c.next("board"))["seeks"][0]["seated"] != 2:
+        pass
+    await c.send({"type": "take", "seek": seek["id"]})
+    gos = {(await socket.next("paired"))["go"] for socket in (a, b, c)}
+    assert len(gos) == 3
+    for socket in (a, b, c):
         await socket.comm.disconnect()
