@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import time
+import weakref
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -152,7 +153,9 @@ class Board:
         self.built_at = 0.0
         self.lock: asyncio.Lock | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.sockets: set[Any] = set()  # this process's lobby consumers (send_board)
+        # This process's lobby consumers (send_board); weak, so a consumer that died without
+        # its disconnect (a failed connect) does not stay here.
+        self.sockets: weakref.WeakSet[Any] = weakref.WeakSet()
         self.wanted = 0.0  # the newest change told and not yet covered by a sent board
         self.sent_built = 0.0  # when the last board fanned out was built
         self.fanning: asyncio.Task | None = None
@@ -162,7 +165,8 @@ class Board:
         loop = asyncio.get_running_loop()
         if self.loop is not loop:  # a lock belongs to one loop (tests run one per test)
             self.loop, self.lock, self.text = loop, asyncio.Lock(), None
-            self.sockets, self.wanted, self.sent_built, self.fanning = set(), 0.0, 0.0, None
+            self.sockets, self.wanted, self.sent_built = weakref.WeakSet(), 0.0, 0.0
+            self.fanning = None
 
     async def since(self, stamp: float) -> tuple[str, float]:
         """The board's text, built after `stamp` (seconds since the epoch), and when it
