@@ -38,6 +38,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 
+from glicko2.math import algorithm as glicko  # noqa: E402
+from glicko2.math.conversions import rating_to_mu, rd_to_phi  # noqa: E402
+
 from games.bakudan import cpu as bakudan_cpu  # noqa: E402
 from games.bakudan import sim as bakudan_sim  # noqa: E402
 from games.bozu import engine as bozu_engine  # noqa: E402
@@ -87,11 +90,13 @@ class KarutaPopulation:
         self.seed = seed
         self.rounds = 0
         self.games = 0
-        self.predictions: list[tuple[int, float, float]] = []  # (round, p(a wins), a's score)
+        # (round, p(a wins), a's score, a's level, b's level, p with the opponent's RD only,
+        # p without RDs)
+        self.predictions: list[tuple] = []
 
     def play(self, pairs: np.ndarray, ratings: list[pure.Rating], levels: np.ndarray):
         """One game per pair (indices into `ratings` / `levels`): the simulator decides it,
-        the real rating code rates it. Returns (predicted, score of a) per game."""
+        the real rating code rates it. Returns (predicted, score of a, levels) per game."""
         out = karuta_sim.play_many(levels[pairs], seed=self.seed * 100_003 + self.games)
         self.games += len(pairs)
         results = []
@@ -105,7 +110,9 @@ class KarutaPopulation:
                 {a: ratings[a], b: ratings[b]},
             )
             ratings[a], ratings[b] = after[a], after[b]
-            results.append((predicted, {1: 1.0, 2: 0.0}[place_a] if place_a != place_b else 0.5))
+            score = {1: 1.0, 2: 0.0}[place_a] if place_a != place_b else 0.5
+            others = (opponent_rd_only(ratings[a], ratings[b]), no_rd(ratings[a], ratings[b]))
+            results.append((predicted, score, (int(levels[a]), int(levels[b])), others))
         return results
 
     def round(self, pairing: str) -> None:
@@ -115,9 +122,113 @@ class KarutaPopulation:
             rating = np.array([r.rating for r in self.ratings])
             order = np.argsort(rating + self.rng.normal(0, 100, len(rating)))
         pairs = order.reshape(-1, 2)
-        for predicted, score in self.play(pairs, self.ratings, self.level):
-            self.predictions.append((self.rounds, predicted, score))
+        for predicted, score, (la, lb), others in self.play(pairs, self.ratings, self.level):
+            self.predictions.append((self.rounds, predicted, score, la, lb, *others))
         self.rounds += 1
+
+
+LEVEL_GAMES = 4000  # games per pair of levels for their true win chances
+
+
+def level_chances(games: int = LEVEL_GAMES) -> np.ndarray:
+    """[5, 5] the chance that a player of level i beats one of level j, from the simulator
+    itself (`games` per pair, seats alternating; its own seeds): the truth the ratings'
+    predictions are judged against once the results' sampling noise is left out."""
+    levels = len(karuta_cpu.LEVEL_ORDER)
+    chance = np.full((levels, levels), 0.5)
+    for a in range(levels):
+        for b in range(a + 1, levels):
+            seats = np.tile([a, b], (games, 1))
+            seats[1::2] = [b, a]
+            winner = karuta_sim.play_many(seats, seed=900_000 + a * 10 + b).winner
+            a_won = np.where(seats[:, 0] == a, winner == 0, winner == 1).mean()
+            chance[a, b], chance[b, a] = a_won, 1 - a_won
+    return chance
+
+
+def logistic_fit(chance: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """The ratings of the levels (mean 1500) whose Elo/Glicko logistic curve best fits the
+    true chances (maximum likelihood, each pair weighted by how often it was played): the
+    best any rating on that curve could predict, known exactly."""
+    levels = len(chance)
+    rating = np.zeros(levels)
+    for _ in range(20_000):
+        diff = rating[:, None] - rating[None, :]
+        predicted = 1 / (1 + 10 ** (-diff / 400))
+        step = (weight * (chance - predicted)).sum(axis=1) / weight.sum() * 400
+        rating += step
+        if np.abs(step).max() < 1e-4:
+            break
+    return rating - rating.mean() + 1500
+
+
+def deciles(predicted: np.ndarray):
+    for decile in range(10):
+        yield decile, (predicted >= decile / 10) & (predicted < (decile + 1) / 10)
+
+
+def opponent_rd_only(a: pure.Rating, b: pure.Rating) -> float:
+    """The prediction with b's deviation only (as inside a Glicko-2 update): for comparison."""
+    return glicko.E(rating_to_mu(a.rating), rating_to_mu(b.rating), rd_to_phi(b.deviation))
+
+
+def no_rd(a: pure.Rating, b: pure.Rating) -> float:
+    """The prediction from the two ratings alone (Elo's): for comparison."""
+    return 1 / (1 + 10 ** (-(a.rating - b.rating) / 400))
+
+
+def worst_against(predicted: np.ndarray, true: np.ndarray) -> float:
+    return max(
+        abs(true[picked].mean() - predicted[picked].mean()) * 100
+        for _, picked in deciles(predicted)
+        if picked.any()
+    )
+
+
+def calibration(games: np.ndarray, chance: np.ndarray, games_each: int) -> None:
+    """games: rows of (predicted, score, a's level, b's level, opponent's RD only, no RD)."""
+    predicted, score = games[:, 0], games[:, 1]
+    la, lb = games[:, 2].astype(int), games[:, 3].astype(int)
+    true = chance[la, lb]
+    print(
+        f"  calibration: {len(games)} games after the first {games_each} rounds, "
+        "predicted = Glicko-2's expected score with both deviations; 'true' = the simulator's "
+        f"own chance for the two levels ({LEVEL_GAMES} games per pair of levels)"
+    )
+    print("    decile of predicted   games  predicted  observed      true   off by  of which model")
+    worst = worst_model = 0.0
+    for decile, picked in deciles(predicted):
+        if not picked.any():
+            print(f"    {decile * 10:>3}-{decile * 10 + 10:<3}%   {0:>12}")
+            continue
+        mean_p = predicted[picked].mean()
+        off = (score[picked].mean() - mean_p) * 100
+        model = (true[picked].mean() - mean_p) * 100
+        worst, worst_model = max(worst, abs(off)), max(worst_model, abs(model))
+        print(
+            f"    {decile * 10:>3}-{decile * 10 + 10:<3}%      {picked.sum():>8} "
+            f"{mean_p * 100:>9.1f}% {score[picked].mean() * 100:>8.1f}% "
+            f"{true[picked].mean() * 100:>8.1f}% {off:>+7.1f} {model:>+9.1f} pts"
+        )
+    print(f"    largest miss: {worst:.1f} points (goal: within 5)")
+    print(
+        f"    largest miss against the true chances (the results' sampling noise left out): "
+        f"{worst_model:.1f} points; the same games predicted with the opponent's RD only "
+        f"{worst_against(games[:, 4], true):.1f}, without RDs "
+        f"{worst_against(games[:, 5], true):.1f}"
+    )
+    # The best a logistic rating could do: the levels' best-fitting ratings, known exactly.
+    weight = np.zeros_like(chance)
+    np.add.at(weight, (la, lb), 1.0)
+    weight = weight + weight.T
+    ideal = logistic_fit(chance, weight)
+    ideal_p = 1 / (1 + 10 ** (-(ideal[la] - ideal[lb]) / 400))
+    floor = worst_against(ideal_p, true)
+    print(
+        f"    the best logistic rating, known exactly (levels at "
+        f"{', '.join(f'{r:.0f}' for r in ideal)}): largest miss against the true chances "
+        f"{floor:.1f} points"
+    )
 
 
 def karuta(
@@ -146,27 +257,9 @@ def karuta(
     rounds_needed = -(-calibration_games // (players // 2))
     for _ in range(rounds_needed):
         population.round(pairing)
-    calibrated = [(p, s) for r, p, s in population.predictions if r >= games_each]
-    print(
-        f"  calibration: {len(calibrated)} games after the first {games_each} rounds, "
-        "predicted = Glicko-2's expected score with both deviations"
-    )
-    print("    decile of predicted   games   mean predicted   observed   off by")
-    worst = 0.0
-    for decile in range(10):
-        picked = [(p, s) for p, s in calibrated if decile / 10 <= p < (decile + 1) / 10]
-        if not picked:
-            print(f"    {decile * 10:>3}-{decile * 10 + 10:<3}%   {0:>12}")
-            continue
-        mean_p = statistics.fmean(p for p, _ in picked)
-        observed = statistics.fmean(s for _, s in picked)
-        off = (observed - mean_p) * 100
-        worst = max(worst, abs(off))
-        print(
-            f"    {decile * 10:>3}-{decile * 10 + 10:<3}%      {len(picked):>8} "
-            f"{mean_p * 100:>13.1f}% {observed * 100:>9.1f}% {off:>+8.1f} pts"
-        )
-    print(f"    largest miss: {worst:.1f} points (goal: within 5)")
+    calibrated = np.array([g[1:] for g in population.predictions if g[0] >= games_each])
+    chances = level_chances()
+    calibration(calibrated, chances, games_each)
 
     level_names = karuta_cpu.LEVEL_ORDER
     settled = {
