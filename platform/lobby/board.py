@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 import time
@@ -195,7 +196,11 @@ class Board:
         self._bind()
         self.wanted = max(self.wanted, time.time())
         if self.fanning is None or self.fanning.done():
-            self.fanning = asyncio.get_running_loop().create_task(self._fan_out())
+            # A context of its own: a notice told from inside async_to_sync (a view) must not
+            # hand the fan-out that call's thread, which is gone once the view returns.
+            self.fanning = asyncio.get_running_loop().create_task(
+                self._fan_out(), context=contextvars.Context()
+            )
 
     def set_paused(self, paused: bool) -> None:
         """Pairing paused or resumed: every socket here is told with a fresh board."""

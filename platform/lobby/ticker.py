@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from datetime import timedelta
@@ -158,7 +159,7 @@ def _ensure_listener() -> None:
     global _listener
     loop = asyncio.get_running_loop()
     if _listener is None or _listener.done() or _listener.get_loop() is not loop:
-        _listener = loop.create_task(_listen())
+        _listener = loop.create_task(_listen(), context=contextvars.Context())
 
 
 def ensure_running() -> None:
@@ -166,7 +167,8 @@ def ensure_running() -> None:
     global _task
     loop = asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:
-        _task = loop.create_task(_run())
+        # The process's own tasks, in a context of their own (not the first socket's).
+        _task = loop.create_task(_run(), context=contextvars.Context())
     _ensure_listener()
 
 

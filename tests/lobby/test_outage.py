@@ -59,7 +59,15 @@ async def until(socket: Socket, test, timeout: float = 15) -> dict:
             return frame
 
 
-async def test_a_redis_outage_pauses_pairing_keeps_everyone_and_resumes(own_redis):
+async def test_a_redis_outage_pauses_pairing_keeps_everyone_and_resumes(own_redis, monkeypatch):
+    from lobby import consumers
+
+    # The same order of things, faster: ticks, retries, and the wait before pairing resumes
+    # (still longer than a socket's retry).
+    monkeypatch.setattr(ticker, "TICK_SECONDS", 0.25)
+    monkeypatch.setattr(ticker, "LISTEN_RETRY_SECONDS", 0.25)
+    monkeypatch.setattr(consumers, "LAYER_RETRY_SECONDS", 0.25)
+    monkeypatch.setattr(ticker, "RESUME_AFTER_SECONDS", 1.0)
     alice, bob = await db(browser)(), await db(browser)()
     a, b = Socket(alice), Socket(bob)
     await a.open()
