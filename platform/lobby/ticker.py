@@ -173,8 +173,12 @@ def ensure_running() -> None:
 
 
 def stop() -> None:
-    global _task, _listener, _channel
+    """Stop this process's tasks and forget their state (tests: one event loop each)."""
+    global _task, _listener, _channel, _answering_since
     for task in (_task, _listener):
         if task is not None:
             task.cancel()
     _task = _listener = _channel = None
+    _answering_since = 0.0
+    _untold.clear()
+    board.BOARD.paused = False
