@@ -213,6 +213,10 @@ def projector(request: HttpRequest, code: str, board_id: int) -> HttpResponse:
         raise Http404
     people = services.board_people(board)
     handles = [e.user.get_username() if e is not None else _("CPU") for e in people]
+    # Genpei's two teams side against side; any other board seat against seat.
+    teams = services.choice(event).teams
+    seats = list(enumerate(handles))
+    sides = [seats[: teams[0]], seats[teams[0] :]] if teams else [[seat] for seat in seats]
     config = {
         "match": str(board.match_id),
         "game": event.game,
@@ -228,6 +232,7 @@ def projector(request: HttpRequest, code: str, board_id: int) -> HttpResponse:
             "event": event,
             "board": board,
             "handles": handles,
+            "sides": sides,
             "config": config,
             # Every card's printed face (all 100, so nothing hints at which are in play).
             "cards": {str(p.number): p.torifuda for p in catalogue.poems()},

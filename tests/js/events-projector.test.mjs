@@ -16,6 +16,7 @@ const sided = {
 test("competitive: seat 1's side across the line, reversed and upside down; seat 0's below", () => {
   const board = projectorBoard(sided);
   assert.equal(board.kind, "sides");
+  assert.equal(board.perRow, 2); // the longest row, which the cards are sized to fit
   assert.deepEqual(board.sides.map((s) => [s.side, s.upsideDown, s.count]), [[1, true, 4], [0, false, 5]]);
   assert.deepEqual(board.sides[0].rows, [[9], [8, 7], [6]]);
   assert.deepEqual(board.sides[1].rows, [[1, 2], [3], [4, 5]]);

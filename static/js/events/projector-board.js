@@ -3,7 +3,7 @@
 // across the line, its rows farthest first and reversed, upside down: the karuta board's
 // own `sideRows`); chirashi: the field's cards where they lie. Only what the frame holds:
 // a projector is a spectator and is sent nothing more.
-import { scatterOrder, scatterColumns, sideRows, torifudaColumns } from "../karuta/layout.js";
+import { longestRow, scatterColumns, scatterOrder, sideRows, torifudaColumns } from "../karuta/layout.js";
 
 /** The board to draw, or null (not karuta, or no cards in the frame). */
 export function projectorBoard(view) {
@@ -11,6 +11,7 @@ export function projectorBoard(view) {
   if (Array.isArray(view.sides) && view.sides.length === 2) {
     return {
       kind: "sides",
+      perRow: longestRow(view.sides), // the cards are sized so that this row fits the width
       sides: [1, 0].map((side) => ({
         side,
         upsideDown: side === 1,

@@ -33,6 +33,7 @@ function drawBoard(view) {
   let count = 0;
   if (board.kind === "sides") {
     boardBox.className = "projector-board is-sided";
+    boardBox.style.setProperty("--per-row", board.perRow);
     boardBox.replaceChildren(...board.sides.map((side, i) => {
       const box = document.createElement("div");
       box.className = `pside ${i === 0 ? "far" : "near"}`;
@@ -64,6 +65,7 @@ function draw(frame) {
   const view = frame.view || {};
   drawBoard(view);
   if (frame.match?.status === "finished") {
+    reading.classList.add("waiting");
     reading.textContent = reading.dataset.over;
     return;
   }
@@ -72,7 +74,9 @@ function draw(frame) {
     return;
   }
   const r = view.reading;
-  reading.textContent = r && r.kana?.length ? r.kana.map((k) => k[0]).join("") : reading.dataset.waiting;
+  const line = r && r.kana?.length ? r.kana.map((k) => k[0]).join("") : null;
+  reading.classList.toggle("waiting", line === null); // the kana big, the notice small
+  reading.textContent = line ?? reading.dataset.waiting;
 }
 
 // Read-only, for tests: the last board drawn.
