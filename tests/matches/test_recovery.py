@@ -19,6 +19,7 @@ import pytest
 
 import gamekit
 from matches import services
+from matches.clock import cpu_delay
 from matches.models import Match
 from tests.matches.wsbot import Bot
 from tests.support.redis_server import RedisServer
@@ -250,7 +251,7 @@ def test_a_room_split_across_two_servers_with_a_cpu_plays_on_while_redis_hangs(
     match, red_token = services.create_match("hiddenhand", {"players": 3, "turns": 30}, "friend")
     _m, _seat, blue_token = services.join(match.invite_code)
     services.start_with_cpu(match.id, [0])
-    cpu_delay_s = services.get_game(match).cpu_delay_ms / 1000
+    cpu_delay_s = cpu_delay(services.get_game(match)).total_seconds()
     ws = f"/play/{match.id}/ws/"
 
     async def run() -> tuple[list[float], list[float]]:
@@ -267,7 +268,7 @@ def test_a_room_split_across_two_servers_with_a_cpu_plays_on_while_redis_hangs(
                 await mover.until(lambda f: f["type"] in ("state", "room"), 5)
             applied = await act_through_outage(mover, seat, f"{mover.name}-{turn}")
             moves.append(await sees(other, applied, 2))
-            if 2 in other.room["to_act"]:  # the CPU answers: both seats see it
+            if seat == 1:  # the CPU (seat 2) answers blue's move: both seats see it
                 for bot in (red, blue):
                     answers.append(await sees(bot, applied + 1, cpu_delay_s + 2) - cpu_delay_s)
         for bot in (red, blue):
