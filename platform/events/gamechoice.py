@@ -3,8 +3,9 @@
 An event's settings are made by the game's own settings form (so they are exactly what a
 friend room would accept), from the few fields the event form asks for (the lobby's
 `pools.game_settings`: the form's defaults for the rest). Karuta competitive and chirashi
-for two are played one against one; genpei 2 v 2, Bozu for four and Bakudan for three to
-five are table games: a board is a table of that many seats (docs/events.md, "Tables")."""
+for two are played one against one; chirashi for three or four, genpei 2 v 2, Bozu for
+four and Bakudan for three to five are table games: a board is a table of that many seats
+(docs/events.md, "Tables")."""
 
 from __future__ import annotations
 
@@ -39,6 +40,20 @@ CHOICES = {
     ),
     "karuta-chirashi": Choice(
         _("Karuta, chirashi for two"), "karuta", {"mode": "chirashi", "players": "2"}, paced=True
+    ),
+    "karuta-chirashi-3": Choice(
+        _("Karuta, chirashi (tables of three)"),
+        "karuta",
+        {"mode": "chirashi", "players": "3"},
+        seats=3,
+        paced=True,
+    ),
+    "karuta-chirashi-4": Choice(
+        _("Karuta, chirashi (tables of four)"),
+        "karuta",
+        {"mode": "chirashi", "players": "4"},
+        seats=4,
+        paced=True,
     ),
     "karuta-genpei-2v2": Choice(
         _("Karuta, genpei-sen 2 against 2 (tables of four)"),

@@ -211,3 +211,18 @@ def test_an_arena_of_tables_waves_scores_places_and_seats_the_last_with_cpus(
     # The three of that table wait again, but not with each other at once.
     assert event.entrants.filter(waiting_since__isnull=False).count() == 3
     assert Board.objects.filter(event=event).count() == 2
+
+
+def test_chirashi_for_four_is_a_table_game(django_capture_on_commit_callbacks):
+    host, *field = people("host", "p1", "p2", "p3", "p4", "p5", "p6")
+    event = table_event(host, "karuta-chirashi-4", rounds_total=1)
+    for user in field:
+        services.join(event, user)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.start_due_rounds(timezone.now())
+    boards = list(Board.objects.filter(event=event).order_by("position"))
+    assert [b.seats.count(None) for b in boards] == [1, 1]  # six people: 3 + 3, a CPU each
+    for board in boards:
+        match = Match.objects.get(pk=board.match_id)
+        assert match.settings["mode"] == "chirashi" and match.settings["players"] == 4
+        assert Seat.objects.filter(match=match, kind=Seat.Kind.HUMAN).count() == 3
