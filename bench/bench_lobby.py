@@ -275,12 +275,16 @@ def _board(args, ports: list[int], sessions: list[str]) -> list[float]:
         time.sleep(1.5)
     stop.set()
     got = []
+    worst: dict[int, float] = {}
     for _ in clients:
         for count, arrived in out.get(timeout=60):
             if count in marks:
                 got.append(arrived - marks[count])
+                worst[count] = max(worst.get(count, 0.0), arrived - marks[count])
     for proc, _ready in clients:
         proc.join()
+    print("  the last socket reached, update by update (ms):",
+          " ".join(f"{worst[n] * 1000:.0f}" for n in sorted(worst)))  # fmt: skip
     return got
 
 

@@ -20,7 +20,6 @@ from matches import handshake
 from matches.ratelimit import TokenBucket
 from matches.socketbase import SocketBase
 
-SEEN_EVERY = 15.0  # seconds between the socket's signs of life (ticker.STALE is 45)
 MAX_FRAME = 2_000  # characters: a lobby frame is a few words
 LAYER_RETRY_SECONDS = 1.0  # while the channel layer is down: how often to try it again
 
@@ -51,7 +50,6 @@ class LobbyConsumer(SocketBase):
         self.language = _language(self.scope)
         self.bucket = TokenBucket(rate=2, burst=10)
         self.offer_task: asyncio.Task | None = None
-        self.alive_task: asyncio.Task | None = None
         self.group = _person_group(self.person.key)
         await self.accept()
         try:
@@ -59,7 +57,6 @@ class LobbyConsumer(SocketBase):
         except Exception:  # the layer is down: joined when it is back (channel receive)
             self.layer_down = True
         ticker.ensure_running()
-        self.alive_task = asyncio.get_running_loop().create_task(self._alive())
         # Watched first, then the board at most a second old: a change told meanwhile
         # reaches this socket either way.
         board.BOARD.watch(self)
@@ -68,9 +65,9 @@ class LobbyConsumer(SocketBase):
 
     async def disconnect(self, code: int) -> None:
         board.BOARD.unwatch(self)
-        for task in (getattr(self, "offer_task", None), getattr(self, "alive_task", None)):
-            if task is not None:
-                task.cancel()
+        task = getattr(self, "offer_task", None)
+        if task is not None:
+            task.cancel()
         if getattr(self, "person", None) is None:
             return
         with contextlib.suppress(Exception):
@@ -198,12 +195,6 @@ class LobbyConsumer(SocketBase):
         still = await database_sync_to_async(store.places)(self.person.key)
         if any(p.pool == pool for p in still):
             await self.send(text_data=json.dumps({"type": "cpu_offer", "pool": pool}))
-
-    async def _alive(self) -> None:
-        while True:
-            await asyncio.sleep(SEEN_EVERY)
-            with contextlib.suppress(Exception):
-                await database_sync_to_async(store.seen)(self.person.key)
 
     # --- the channel layer's messages --------------------------------------------------------
 

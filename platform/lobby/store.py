@@ -460,9 +460,9 @@ def unstarted_pairings(older_than: timedelta = timedelta(seconds=5)) -> list[int
 # --- the socket's own chores -------------------------------------------------------------
 
 
-def seen(person: str, now: datetime | None = None) -> None:
-    """The person's socket is alive: their places stay (ticker.STALE)."""
-    Seeker.objects.filter(person=person, status=Seeker.Status.WAITING).update(
+def seen_many(people: list[str], now: datetime | None = None) -> int:
+    """These people's sockets are alive (one process's sockets, in one UPDATE)."""
+    return Seeker.objects.filter(person__in=people, status=Seeker.Status.WAITING).update(
         seen_at=now or timezone.now()
     )
 

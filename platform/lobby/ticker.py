@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 
 TICK_SECONDS = 1.0
 STALE = timedelta(seconds=45)  # a place whose socket has not been seen this long goes
+SEEN_EVERY = 15.0  # seconds between the process's signs of life for its sockets' places
 BOARD_GROUP = "lobby"
 REJOIN_SECONDS = 300.0  # the listener renews its group membership (the layer expires it)
 LISTEN_RETRY_SECONDS = 1.0
@@ -110,9 +111,12 @@ async def announce_change() -> None:
 
 
 async def _run() -> None:
-    rejoined = time.monotonic()
+    rejoined = seen = time.monotonic()
     while True:
         await asyncio.sleep(TICK_SECONDS)
+        if time.monotonic() - seen >= SEEN_EVERY:
+            seen = time.monotonic()
+            await _mark_seen()
         try:
             changed, paused = await database_sync_to_async(tick)()
             board.BOARD.set_paused(paused)
@@ -127,6 +131,16 @@ async def _run() -> None:
 
 
 _channel: str | None = None
+
+
+async def _mark_seen() -> None:
+    """The places of everyone with a lobby socket here stay (one UPDATE for the process:
+    one per socket, every socket on its own timer, was hundreds of database calls in a
+    burst, and a board's build queued behind them on the database thread)."""
+    people = sorted({socket.person.key for socket in list(board.BOARD.sockets)})
+    if people:
+        with contextlib.suppress(Exception):  # the database is away: the next round
+            await database_sync_to_async(store.seen_many)(people)
 
 
 async def _rejoin() -> None:

@@ -252,3 +252,15 @@ def test_a_table_goes_with_its_seek_and_its_places_name_the_seek():
     assert store.places("gb") == []  # the seek went: its seat went with it
     with pytest.raises(LobbyError):
         store.take_seek(seek.id, Person("gc"))
+
+
+def test_places_of_people_with_a_socket_are_kept_and_the_others_go():
+    from lobby import ticker
+
+    old = timezone.now() - ticker.STALE - timedelta(seconds=1)
+    for key in ("gsock", "gnone"):
+        store.join_pool("karuta-competitive-20-casual", Person(key), now=old)
+    assert store.seen_many(["gsock"]) == 1  # the process's one UPDATE for its sockets
+    changed, _paused = ticker.tick()
+    assert changed
+    assert [p.person for p in Seeker.objects.filter(status="waiting")] == ["gsock"]
