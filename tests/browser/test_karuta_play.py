@@ -119,13 +119,24 @@ def touch_until_judged(page, card: int, refused: list[dict], judged, *, by_mouse
     """Touch a card, and again if the server refuses the touch as impossible: on a loaded
     machine a stalled page stamps its touch 'late' (or its clock estimate runs 'future'),
     and a player would simply press again. Returns once judged(view) holds."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
+        if judged(view(page)):
+            return
         seen = len(refused)
-        if by_mouse:
-            page.click(f".kcard[data-card='{card}']")
-        else:
-            take_by_keyboard(page, card)
+        card_there = page.locator(f".kcard[data-card='{card}']")
+        try:
+            # A short wait for the card: another seat may have taken it meanwhile (it leaves
+            # the board) or a frame may be redrawing it; Playwright's own wait is 30 s.
+            if by_mouse:
+                card_there.click(timeout=3000)
+            else:
+                card_there.focus(timeout=3000)
+                page.keyboard.press("Enter")
+        except PlaywrightTimeout:
+            continue
         while time.monotonic() < deadline and len(refused) == seen:
             if judged(view(page)):
                 return
