@@ -59,12 +59,6 @@ def hand_over_one(person: str, match_id: Any, token: str) -> None:
     tell(person, offer(person, match_id, token))
 
 
-def hand_over(started: Any) -> None:
-    """For a started pairing (store.Started): every person's ticket, told to them."""
-    for person, token in started.tokens.items():
-        hand_over_one(person, started.match_id, token)
-
-
 def available() -> bool:
     """Whether the hand-off's store answers (pairing pauses while it does not)."""
     try:
