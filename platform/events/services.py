@@ -15,7 +15,7 @@ import hmac
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -575,9 +575,10 @@ def _wave(event: Event, now: datetime) -> int:
 
 def _table_wave(event: Event, waiting: list[Entrant], now: datetime) -> int:
     """An arena of a table game: the lobby's `fill_tables` seats the waiting in standings
-    order, neighbours together, never at a table with someone of their previous table;
-    whoever is left waits for the next wave, unless one of them has waited TABLE_WAIT_S:
-    then they are all seated, the CPU in the empty seats (tables.seat_tables)."""
+    order, neighbours together, not at a table with someone of their previous table while
+    others could fill it (else together again at once); fewer than a table left wait for
+    the next wave, unless one of them has waited TABLE_WAIT_S: then they are all seated,
+    the CPU in the empty seats (tables.seat_tables)."""
     chosen = choice(event)
     ordered = arena_order(waiting)
     mates = _last_tables(event, {e.pk for e in waiting})
@@ -590,7 +591,13 @@ def _table_wave(event: Event, waiting: list[Entrant], now: datetime) -> int:
         )
         for i, e in enumerate(ordered)
     ]
-    groups = [[m.id for m in table] for table in fill_tables(members, chosen.seats)]
+    tables_found = fill_tables(members, chosen.seats)
+    seated_now = {m.id for table in tables_found for m in table}
+    rest = [replace(m, last_opponents=frozenset()) for m in members if m.id not in seated_now]
+    # Whoever could sit only with someone of their last table (nobody else is waiting) sits
+    # so anyway, as two arena players who just met are paired again if they are the only two.
+    tables_found += fill_tables(rest, chosen.seats)
+    groups = [[m.id for m in table] for table in tables_found]
     ratings = {e.pk: e.rating for e in waiting}
     groups = [tables.seat_tables(g, chosen.seats, ratings, chosen.teams)[0] for g in groups]
     seated = {x for g in groups for x in g}

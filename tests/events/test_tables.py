@@ -208,9 +208,10 @@ def test_an_arena_of_tables_waves_scores_places_and_seats_the_last_with_cpus(
         entrant = event.entrants.get(pk=eid)
         assert entrant.games == 1
         assert entrant.score == {1: 2, 2: 0, 3: 0}[place]  # a first place is a win
-    # The three of that table wait again, but not with each other at once.
-    assert event.entrants.filter(waiting_since__isnull=False).count() == 3
-    assert Board.objects.filter(event=event).count() == 2
+    # The three of that table are the only ones waiting: they sit together again at once.
+    again = Board.objects.filter(event=event).order_by("-pk").first()
+    assert again.pk not in (table.pk, alone.pk) and sorted(again.seats) == sorted(table.seats)
+    assert not event.entrants.filter(waiting_since__isnull=False).exists()
 
 
 def test_chirashi_for_four_is_a_table_game(django_capture_on_commit_callbacks):
