@@ -424,8 +424,9 @@ def start_pairing(pairing_id: int) -> Started | None:
         if not members:
             return None
         pool = pools.get(group.pool)
-        if pool is not None and pool.teams:  # seated as the two most even teams
-            order = pairing.balanced_teams([m.rating for m in members], pool.teams)
+        teams = pool.teams if pool is not None else _seek_teams(members[0], len(members))
+        if teams:  # seated as the two most even teams
+            order = pairing.balanced_teams([m.rating for m in members], teams)
             members = [members[i] for i in order]
         first = members[0]
         seats = [SeatSpec(user_id=m.user_id) for m in members]
@@ -444,6 +445,14 @@ def start_pairing(pairing_id: int) -> Started | None:
         group.match_id = match.id
         group.save(update_fields=["match_id"])
     return Started(match.id, {members[i].person: token for i, token in tokens.items()})
+
+
+def _seek_teams(owner: Seeker, seats: int) -> tuple[int, ...]:
+    """An open seek's genpei table of two equal teams is seated as the two most even teams,
+    as its quick pool's is; any other seek in the order people sat down."""
+    sizes = owner.settings.get("teams") if owner.settings.get("mode") == "genpei" else None
+    even = isinstance(sizes, list | tuple) and len(sizes) == 2 and sizes[0] == sizes[1]
+    return tuple(sizes) if even and sum(sizes) == seats else ()
 
 
 def unstarted_pairings(older_than: timedelta = timedelta(seconds=5)) -> list[int]:

@@ -264,3 +264,21 @@ def test_places_of_people_with_a_socket_are_kept_and_the_others_go():
     changed, _paused = ticker.tick()
     assert changed
     assert [p.person for p in Seeker.objects.filter(status="waiting")] == ["gsock"]
+
+
+def test_a_genpei_seek_taken_from_the_list_is_seated_as_the_two_most_even_teams():
+    from matches.models import Seat
+
+    players = [user(f"gseek{i}") for i in range(4)]
+    ratings = [1500, 1440, 1580, 1470]  # in the order they sit down
+    seek = store.open_seek(
+        "karuta", {"mode": "genpei", "team_size": "2", "enemy_size": "2"}, False, person(players[0])
+    )
+    for u in players[1:]:
+        group = store.take_seek(seek.id, person(u))
+    for u, value in zip(players, ratings, strict=True):
+        Seeker.objects.filter(user_id=u.pk).update(rating=value)
+    started = store.start_pairing(group.id)
+    seats = Seat.objects.filter(match_id=started.match_id).order_by("index")
+    order = [ratings[[u.pk for u in players].index(s.user_id)] for s in seats]
+    assert sorted(order[:2]) == [1470, 1500] and sorted(order[2:]) == [1440, 1580]
