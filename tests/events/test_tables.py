@@ -227,3 +227,35 @@ def test_chirashi_for_four_is_a_table_game(django_capture_on_commit_callbacks):
         match = Match.objects.get(pk=board.match_id)
         assert match.settings["mode"] == "chirashi" and match.settings["players"] == 4
         assert Seat.objects.filter(match=match, kind=Seat.Kind.HUMAN).count() == 3
+
+
+def test_the_organisers_tools_at_a_table(django_capture_on_commit_callbacks):
+    capture = django_capture_on_commit_callbacks
+    host, *field = people("host", "t1", "t2", "t3", "t4", "t5", "t6")
+    event = table_event(host, "bakudan-3")
+    for user in field:
+        services.join(event, user)
+    with capture(execute=True):
+        services.start_due_rounds(timezone.now())
+    first, second = Board.objects.filter(event=event).order_by("position")
+    # Re-pair: the same people in a new match, seat for seat; the old match counts no more.
+    old = first.match_id
+    with capture(execute=True):
+        services.repair_board(event, first, timezone.now())
+    first.refresh_from_db()
+    assert first.match_id != old
+    users = {e.pk: e.user_id for e in event.entrants.all()}
+    seats = Seat.objects.filter(match_id=first.match_id).order_by("index")
+    assert [s.user_id for s in seats] == [users[x] for x in first.seats]
+    # Withdraw someone at the second table: it plays on and counts for the others; the
+    # withdrawn entrant is not seated in the next round.
+    gone = event.entrants.get(pk=second.seats[0])
+    services.withdraw(event, gone, timezone.now())
+    second.refresh_from_db()
+    assert second.result == Board.Result.PENDING
+    for board in (first, second):
+        end_by_resigning(board, capture)
+    with capture(execute=True):
+        assert services.start_due_rounds(timezone.now()) == 1
+    seated = [x for b in Board.objects.filter(event=event, round__number=2) for x in b.seats]
+    assert gone.pk not in seated and len([x for x in seated if x is not None]) == 5
