@@ -7,7 +7,12 @@ import os
 import pytest
 
 from tests.support.server import AsgiServer, ServerAhead, free_port  # noqa: F401  (re-exported)
-from tests.timing_modules import LONGEST_TIMING_TESTS, TIMING_ALONE_MODULES, TIMING_MODULES
+from tests.timing_modules import (
+    IDLE_PASS_PATHS,
+    LONGEST_TIMING_TESTS,
+    TIMING_ALONE_MODULES,
+    TIMING_MODULES,
+)
 
 IN_CI = bool(os.environ.get("CI"))
 _skipped: list[str] = []
@@ -29,12 +34,35 @@ SHARED_FIXTURE_MODULES = {
 
 def pytest_itemcollected(item):
     """Mark the tests of TIMING_MODULES `timing` (and of TIMING_ALONE_MODULES `timing_alone`)
-    as they are collected, before `-m` selects."""
+    as they are collected, before `-m` selects; and those of IDLE_PASS_PATHS that reach no
+    database `compute_only` (.ci/run's PostgreSQL + Redis pass leaves them out)."""
     module = item.nodeid.split("::", 1)[0]
     if module in TIMING_MODULES:
         item.add_marker(pytest.mark.timing)
     if module in TIMING_ALONE_MODULES:
         item.add_marker(pytest.mark.timing_alone)
+    if module.startswith(_IDLE_PREFIXES) and not _reaches_a_store(item):
+        item.add_marker(pytest.mark.compute_only)
+
+
+_IDLE_PREFIXES = tuple(f"{path}/" for path in IDLE_PASS_PATHS)
+# The fixtures through which a test reaches the database (PostgreSQL in CI's second pass).
+# Without one of them or a django_db mark, pytest-django refuses any database call, so such a
+# test computes the same on any store. (The channel layer, Redis there, is reached through a
+# match, which lives in the database: the Bakudan tests' autouse fresh_channel_layer is no
+# sign of it.)
+STORE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+}
+
+
+def _reaches_a_store(item) -> bool:
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(fixtures & STORE_FIXTURES)
 
 
 @pytest.hookimpl(optionalhook=True)
