@@ -22,6 +22,7 @@ import pytest
 from django.utils import timezone
 
 from events.models import Board, Event, Round
+from tests.browser.conftest import WatchedPage
 from tests.browser.test_lobby import DESKTOP, orm
 from tests.support.server import AsgiServer
 
@@ -177,6 +178,7 @@ def test_a_club_knockout_from_sign_in_to_its_champion(transactional_db, chromium
         assert watcher.inner_text("#seat-0") == champion
         assert watcher.inner_text("#seat-1") == runner_up
         assert not watcher.locator("#projector-board").is_hidden()
+        assert WatchedPage(watcher).axe_violations() == []
 
         resign_on_the_match_page(pages[runner_up], final_id)
         host.wait_for_selector(".champion", timeout=20_000)
@@ -187,6 +189,7 @@ def test_a_club_knockout_from_sign_in_to_its_champion(transactional_db, chromium
         )
         # Every board is one click from its record.
         assert host.locator("a", has_text="Replay").count() == 3
+        assert WatchedPage(host).axe_violations() == []
         exported = host.request.get(f"{server.url}/events/{code}/results.json")
         data = json.loads(exported.body())
         assert data["event"]["champion"] == champion
