@@ -202,7 +202,7 @@ def test_four_friends_play_two_against_two_in_four_browsers(asgi_server, chromiu
     assert "赤, 緑" in record.inner_text("[data-record]")
     rows = record.locator("[data-readings] tbody tr").all_inner_texts()
     takers = [row.split("\t")[2] for row in rows]
-    assert sum(("赤" in who or "緑" in who) for who in takers) == sum(taken), rows
+    assert sum(who in ("赤 (源氏)", "緑 (源氏)") for who in takers) == sum(taken), rows
     assert sum("赤 · 緑 → 青 · 黄" in row for row in rows) == sends, rows
     for w in watched:
         assert w.errors == []

@@ -19,7 +19,10 @@ function gameExtras(game) {
   if (game === "bakudan") return { kinds: json("bakudan-strings")?.kinds || {} };
   if (game === "karuta") {
     const cards = json("karuta-cards") || {};
-    return { cardLabel: (n) => (n === null || n === undefined ? "—" : `${n} ${(cards[n]?.kami || "").split(" ")[0]}`) };
+    return {
+      cardLabel: (n) => (n === null || n === undefined ? "—" : `${n} ${(cards[n]?.kami || "").split(" ")[0]}`),
+      teamNames: json("karuta-teams") || [], // genpei: 源氏, 平家 in the page's language
+    };
   }
   return {};
 }
@@ -71,7 +74,9 @@ function extras(doc, ctx) {
     $("[data-readings] tbody").replaceChildren(...list.map((r) => el("tr", { "data-reading": r.number },
       el("td", { text: String(r.number) }),
       el("td", { lang: "ja", text: card(r.poem) }),
-      el("td", { text: r.taker === null ? S.nobody : ctx.label(r.taker) }),
+      el("td", { text: r.taker === null ? S.nobody
+        : teams && ctx.extra.teamNames[teams[r.taker]] ? `${ctx.label(r.taker)} (${ctx.extra.teamNames[teams[r.taker]]})`
+          : ctx.label(r.taker) }),
       el("td", { text: r.reaches.map((x) => `${ctx.label(x.seat)} ${x.after === null ? "—" : seconds(x.after)}`).join(" · ") || "—" }),
       el("td", { text: [...(r.otetsuki || []).flatMap((n, i) => (n ? [`${ctx.label(i)} ${n}`] : [])),
         ...(r.wrong ? [String(r.wrong)] : []), ...r.refused.map((i) => `${ctx.label(i)} ✕`)].join(" · ") || "—" }),
