@@ -174,7 +174,14 @@ def cpu(request: HttpRequest) -> HttpResponse:
 def seat(request: HttpRequest, ticket: str) -> HttpResponse:
     """A paired seat's hand-off: the ticket's token becomes the match's seat cookie."""
     person = person_of(request, create=False)
-    held = handoff.redeem(ticket, person.key) if person else None
+    try:
+        held = handoff.redeem(ticket, person.key) if person else None
+    except Exception as exc:  # the lobby cache (Redis) is down: the ticket waits there
+        log.warning("lobby seat not redeemed: %s", type(exc).__name__)
+        paused = _(
+            "Pairing is paused for a moment. Everyone keeps their place; it resumes by itself."
+        )
+        return _page(request, status=503, seek_error=paused)
     if held is None:
         return _page(request, status=410, seek_error=_("That seat has expired."))
     return _to_match(request, *held)

@@ -87,6 +87,9 @@ async def test_a_redis_outage_pauses_pairing_keeps_everyone_and_resumes(own_redi
     answer = await db(alice.post)("/en/lobby/seek/", {"game": "bozu", "players": "3"})
     assert answer.status_code == 302
     await until(b, lambda f: f["type"] == "board" and len(f["seeks"]) == 1)
+    # A seat's ticket cannot be read meanwhile: the page says so (not a server error).
+    answer = await db(alice.post)("/en/lobby/seat/some-ticket/")
+    assert answer.status_code == 503 and "Pairing is paused" in answer.content.decode()
     assert await db(Seeker.objects.filter(status="waiting", kind="pool").count)() == 2
     assert await db(Pairing.objects.count)() == 0
 
