@@ -342,11 +342,15 @@ def _pair_round(event: Event, rnd: Round, now: datetime) -> None:
 
 
 def _seat_round(event: Event, rnd: Round, active: list[Entrant], now: datetime) -> list[Board]:
-    """A table game's round: tables of neighbours in the standings (round 1: by rating)."""
-    order = [row.id for row in tables.standings(table_entrants(active), table_history(event))]
+    """A table game's round: tables of neighbours in the standings (round 1: by rating),
+    mixed so that fewer people share a table again (tables.mix)."""
+    history = table_history(event)
+    order = [row.id for row in tables.standings(table_entrants(active), history)]
     by_id = {e.pk: e for e in active}
     chosen = choice(event)
-    seated = tables.seat_tables(order, chosen.seats, {e.pk: e.rating for e in active}, chosen.teams)
+    ratings = {e.pk: e.rating for e in active}
+    met = tables.met_pairs(history)
+    seated = tables.seat_tables(order, chosen.seats, ratings, chosen.teams, met=met)
     return [
         _new_table(event, rnd, i, [by_id[x] if x is not None else None for x in table], now)
         for i, table in enumerate(seated)

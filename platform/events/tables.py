@@ -15,6 +15,11 @@ places: ties share a place, forfeited seats come last). So at a table of four th
 scores 2 and each of the losers 0; one against one it is a win 1, a loss 0. CPU seats score
 for nobody but count as seats beaten or beating.
 
+From round 2 on, people are swapped between neighbouring tables where that seats fewer
+people together who have shared a table before (`mix`: greedy, at most three tables from
+their place). In a small field some meet again anyway (eight people at two tables of four
+cannot avoid it).
+
 Standings: points, then first places, then rating, then who joined first.
 """
 
@@ -47,20 +52,67 @@ def seat_tables(
     seats: int,
     ratings: dict[Hashable, float] | None = None,
     teams: Sequence[int] = (),
+    met: set[frozenset] | None = None,
 ) -> list[list[Hashable | None]]:
     """Tables from entrant ids in standings order: each a list of `seats` ids by seat index,
-    CPU (None) for an empty seat. With `teams` (genpei) each table's seats are ordered as
-    the two most even teams by `ratings`."""
+    CPU (None) for an empty seat. With `met` (pairs who have sat at a table together) people
+    are swapped between neighbouring tables where that seats fewer such pairs together
+    (`mix`). With `teams` (genpei) each table's seats are ordered as the two most even
+    teams by `ratings`."""
     out: list[list[Hashable | None]] = []
     start = 0
     for size in table_sizes(len(ordered), seats):
         table: list[Hashable | None] = list(ordered[start : start + size])
         start += size
-        table += [CPU] * (seats - size)
-        if teams:
-            table = _balanced(table, ratings or {}, teams)
-        out.append(table)
+        out.append(table + [CPU] * (seats - size))
+    if met:
+        out = mix(out, met)
+    if teams:
+        out = [_balanced(table, ratings or {}, teams) for table in out]
     return out
+
+
+def met_pairs(played: Sequence[Played]) -> set[frozenset]:
+    """Every pair of people who have sat at a table together."""
+    pairs: set[frozenset] = set()
+    for table in played:
+        people = [x for x in table.seats if x is not CPU]
+        pairs.update(frozenset((a, b)) for i, a in enumerate(people) for b in people[i + 1 :])
+    return pairs
+
+
+def repeats(table: Sequence[Hashable | None], met: set[frozenset]) -> int:
+    people = [x for x in table if x is not CPU]
+    return sum(frozenset((a, b)) in met for i, a in enumerate(people) for b in people[i + 1 :])
+
+
+def mix(tables: list[list], met: set[frozenset], passes: int = 3) -> list[list]:
+    """Fewer people who have met at one table: down the tables, each pair of neighbouring
+    tables swaps the two people (never a CPU's seat) whose swap seats the fewest met pairs at
+    the two, if fewer than now (the first such swap in seat order on a tie); up to `passes`
+    times down, so nobody moves more than that many tables from their place in the
+    standings. Greedy, not the least possible; deterministic."""
+    tables = [list(t) for t in tables]
+    for _ in range(passes):
+        improved = False
+        for i in range(len(tables) - 1):
+            a, b = tables[i], tables[i + 1]
+            best, chosen = repeats(a, met) + repeats(b, met), None
+            for ia, x in enumerate(a):
+                for ib, y in enumerate(b):
+                    if x is CPU or y is CPU:
+                        continue
+                    a2, b2 = a[:], b[:]
+                    a2[ia], b2[ib] = y, x
+                    count = repeats(a2, met) + repeats(b2, met)
+                    if count < best:
+                        best, chosen = count, (a2, b2)
+            if chosen:
+                tables[i], tables[i + 1] = chosen
+                improved = True
+        if not improved:
+            break
+    return tables
 
 
 def _balanced(table: list, ratings: dict, teams: Sequence[int]) -> list:

@@ -329,3 +329,25 @@ def test_a_table_place_as_an_arena_result():
     ]
     assert [tables.arena_result(p, 4) for p in (1, 1, 3, 3)][1] == arena.WIN  # genpei team
     assert [tables.arena_result(p, 3) for p in (1, 2, 3)] == [arena.WIN, arena.LOSS, arena.LOSS]
+
+
+def test_tables_mix_seats_fewer_people_who_have_met_near_their_place():
+    first = [tables.Played(list(range(k, k + 4)), [1, 2, 3, 4]) for k in (0, 4, 8, 12)]
+    met = tables.met_pairs(first)
+    assert len(met) == 4 * 6
+    # A second round's standings that would put two pairs of old table mates at each table.
+    order = [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15]
+    plain = tables.seat_tables(order, 4)
+    assert sum(tables.repeats(t, met) for t in plain) == 8
+    mixed = tables.seat_tables(order, 4, met=met)
+    assert sum(tables.repeats(t, met) for t in mixed) < 8
+    assert sorted(x for t in mixed for x in t) == list(range(16))
+    where = {x: i for i, t in enumerate(plain) for x in t}
+    assert all(abs(where[x] - i) <= 3 for i, t in enumerate(mixed) for x in t)
+    assert tables.seat_tables(order, 4, met=set()) == plain  # nobody has met: as ordered
+
+
+def test_tables_mix_never_moves_a_cpu_seat():
+    met = {frozenset((1, 2)), frozenset((4, 5))}
+    mixed = tables.mix([[1, 2, None], [4, 5, 6]], met)
+    assert mixed[0][2] is None and sum(tables.repeats(t, met) for t in mixed) == 0
