@@ -161,6 +161,14 @@ def test_four_friends_play_two_against_two_in_four_browsers(asgi_server, chromiu
             owner.wait_for_timeout(50)
             continue
         taker = takers[takes % 2]
+        # The taker's page may be a frame behind the creator's (still showing the send).
+        taker.wait_for_function(
+            "([n]) => { const v = window.karutaPlay.view();"
+            " return v.phase === 'over' || (v.reading && v.reading.number >= n); }",
+            arg=[v["reading"]["number"]],
+        )
+        if view(taker)["phase"] == "over":
+            continue
         r = named(taker)["reading"]
         if not r or r["poem"] is None:
             continue
