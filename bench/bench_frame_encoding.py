@@ -66,7 +66,7 @@ def collect(matches: int, players: int) -> list[dict]:
             viewers = [[seat] for seat in range(players)] + [[]]  # every seat and a spectator
             for n, held in enumerate(viewers):
                 frame = frames.cached_frame(match.id, frames.Viewer.of(held), sent[n], seq)
-                sent[n] = frame["seq"]
+                sent[n] = frame.seq
                 out.append(frame)
     return out
 
@@ -94,14 +94,14 @@ def main() -> None:
     from matches import frames
 
     built = collect(args.matches, args.players)
-    plain = [dict(f) for f in built]  # the same values, as plain dicts
+    plain = [f.wire() for f in built]  # the same values, as plain dicts
 
     def json_whole(frame: dict) -> bytes:
         return json.dumps(
             frame, ensure_ascii=False, separators=(",", ":"), allow_nan=False
         ).encode()
 
-    def server(frame: dict) -> bytes:
+    def server(frame: frames.StateFrame) -> bytes:
         return frames.encode(frame).encode()
 
     msgspec_encoder = msgspec.json.Encoder() if msgspec else None
@@ -122,7 +122,7 @@ def main() -> None:
 
         return [
             orjson.dumps({**f, "view": fragment(f["view"]), "events": fragment(f["events"])})
-            for f in built
+            for f in plain
         ]
 
     runs = {

@@ -104,9 +104,9 @@ def main() -> None:
                     )
                 with encode:
                     text = json.dumps(
-                        frame, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+                        frame.wire(), ensure_ascii=False, separators=(",", ":"), allow_nan=False
                     )
-                sent[seat] = frame["seq"]
+                sent[seat] = frame.seq
                 frame_bytes += len(text.encode())
     database = "PostgreSQL" if args.database_url else "SQLite"
     print(f"{moves} moves in {args.matches} Bozu matches of {args.players}, {database}, one thread")

@@ -293,7 +293,7 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
             raise MatchError("not_your_seat")
         self.revealed = (seat, int(time.time() * 1000))
         frame = await self.push(force=True)
-        if frame["view_seat"] != seat:
+        if frame.view_seat != seat:
             self.revealed = None
             raise MatchError("no_handoff")
 

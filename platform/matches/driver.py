@@ -6,7 +6,7 @@ the earlier of two moments of the state it last framed:
   a timed game's deadline). `services.advance` plays it only if the match is still at the
   seq the timer was armed for, under the row lock: several processes (and the Celery task)
   may race, exactly one wins;
-- a timed game's next release moment (the frame's private `timed.NEXT`): every socket of
+- a timed game's next release moment (`frames.StateFrame.release_in_ms`): every socket of
   the match here re-sends its frame (`push_release(seq)`: the same seq, a higher part).
 
 Why in-process as well as Celery: on embedded defaults the channel layer lives in

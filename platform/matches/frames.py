@@ -19,7 +19,6 @@ from typing import Any
 import orjson
 from django.utils import timezone, translation
 
-import gamekit
 from gamekit import events as game_events
 from matches import snapshots, timed
 from matches.clock import absent_since, takeover_at
@@ -49,6 +48,57 @@ class Viewer:
         cls, held: Iterable[int], revealed: tuple[int, int] | None = None, owd: int | None = None
     ) -> Viewer:
         return cls(tuple(held), revealed, owd)
+
+
+@dataclass(slots=True)
+class StateFrame:
+    """One viewer's `state` frame (docs/protocol.md) as a value; `wire()` is the object sent.
+
+    `release_in_ms` is never sent: a timed game's frame with a view grows again in that many
+    ms (None: it will not); `releases` says the frame is such a frame, so the socket (re)arms
+    its release timer from it."""
+
+    seq: int
+    view: Any
+    view_seat: int | None
+    match: dict[str, Any]  # the room (room_info), this viewer's `yours` and invite included
+    events: list[dict[str, Any]]
+    reset: bool = False  # the client starts over from this frame (too far behind, or new)
+    handoff: int | None = None  # a shared device not handed over yet: the seat it goes to
+    at: int | None = None  # timed games: when the state began (epoch ms)
+    part: int | None = None  # timed games: how much of the state is released
+    releases: bool = False
+    release_in_ms: int | None = None
+
+    def wire(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "type": "state",
+            "seq": self.seq,
+            "view": self.view,
+            "view_seat": self.view_seat,
+            "match": self.match,
+        }
+        if self.at is not None:
+            body["at"] = self.at
+        if self.part is not None:
+            body["part"] = self.part
+        if self.handoff is not None:
+            body["handoff"] = {"seat": self.handoff}
+        if self.reset:
+            body["reset"] = True
+        body["events"] = self.events
+        return body
+
+
+@dataclass(frozen=True, slots=True)
+class RoomFrame:
+    """A `room` frame: the room changed (a seat, the invite), the state did not."""
+
+    seq: int
+    match: dict[str, Any]
+
+    def wire(self) -> dict[str, Any]:
+        return {"type": "room", "seq": self.seq, "match": self.match}
 
 
 def viewer_seat(
@@ -137,7 +187,7 @@ def cached_frame(
     min_seq: int,
     tag: str | None = None,
     lang: str | None = None,
-) -> dict[str, Any] | None:
+) -> StateFrame | None:
     """The frame from this process's snapshot without touching the database, or None.
 
     Safe on the event loop: no query is made (a miss or an old `since` returns None).
@@ -161,13 +211,13 @@ def build_frame(
     tag: str | None = None,
     fresh: bool = False,
     lang: str | None = None,
-) -> dict[str, Any]:
+) -> StateFrame:
     """The `state` message for one viewer: their seat's view, the room, events since `since`
     (each log line with its events in words, in `lang`; the active language if None)."""
     return _compose(snapshots.snapshot(match_id, min_seq, tag, fresh), viewer, since, lang)
 
 
-def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None) -> dict[str, Any]:
+def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None) -> StateFrame:
     now = timezone.now()
     match, seats = snap.match, snap.seats
     game = get_game(match)
@@ -184,21 +234,18 @@ def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None
         view = snap.views[view_seat]
     # Built per viewer seat as ever; what viewers share (views, seats, log entries) is built
     # once per snapshot.
-    is_timed = gamekit.timed(game) is not None
-    frame: dict[str, Any] = {}
     room = _room(snap, viewer.held, to_act, now, str(game.on_leave))
     if groups := _groups(snap, game):
         room["groups"] = groups
-    frame.update(type="state", seq=match.seq, view=view, view_seat=view_seat, match=room)
-    if is_timed:  # a timed game: the view as released now, `at` and `part`
-        timed.timed_frame(frame, game, match, now, viewer.owd)
-    if handoff is not None:
-        frame["handoff"] = {"seat": handoff}
+    frame = StateFrame(match.seq, view, view_seat, room, [], handoff=handoff)
+    released = timed.released(game, match, view, now, viewer.owd)
+    if released is not None:  # a timed game: the view as released now, `at` and `part`
+        frame.view, frame.at, frame.part = released.view, released.at, released.part
+        frame.releases, frame.release_in_ms = released.grows, released.next_in_ms
     if since is None or since > match.seq or match.seq - since > EVENTS_LIMIT:
-        frame["reset"] = True
-        frame["events"] = []
+        frame.reset = True
     else:
-        frame["events"] = _entries(snap, game, since, view_seat, lang)
+        frame.events = _entries(snap, game, since, view_seat, lang)
     return frame
 
 
@@ -279,12 +326,15 @@ def _entry(snap: Snapshot, game: Any, row: Action, view_seat: int | None, lang: 
     }
 
 
-def encode(frame: dict[str, Any], extra: dict[str, Any] | None = None) -> str:
+def encode(
+    frame: StateFrame | RoomFrame | dict[str, Any], extra: dict[str, Any] | None = None
+) -> str:
     """A frame as JSON text, with `extra` keys after its own: orjson, the whole frame at once,
     no text spliced (bench/bench_frame_encoding.py: 7.6 µs of CPU a Bozu frame, against 32
     for the standard library's json with the shared parts encoded once and spliced in).
     Integer keys become strings, as json.dumps writes them."""
-    return orjson.dumps({**frame, **extra} if extra else frame, option=_OPTIONS).decode()
+    body = frame if isinstance(frame, dict) else frame.wire()
+    return orjson.dumps({**body, **extra} if extra else body, option=_OPTIONS).decode()
 
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS

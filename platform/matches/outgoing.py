@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils import translation
 
-from matches import frames, services, snapshots, timed
+from matches import frames, services, snapshots
 from matches.dbcall import db_call
 from matches.driver import driver
 from matches.errors import MatchError, message_for, message_of, with_view
@@ -71,7 +71,7 @@ class FramesOut:
         min_seq: int | None = None,
         tag: str | None = None,
         ack: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
+    ) -> frames.StateFrame:
         """Send what this connection has not seen. With `min_seq` the process's snapshot
         is used when it is at least that recent; without, the database is read.
 
@@ -98,26 +98,26 @@ class FramesOut:
                 fresh=min_seq is None,
                 lang=self.lang,
             )
-        room = frame["match"]
-        driver.schedule(self.match_id, frame["seq"], room.get("due_in_ms"))
-        if timed.NEXT in frame:  # a timed game: send it again when more is released
-            driver.release_in(self.match_id, frame["seq"], frame.pop(timed.NEXT))
+        room = frame.match
+        driver.schedule(self.match_id, frame.seq, room.get("due_in_ms"))
+        if frame.releases:  # a timed game: send it again when more is released
+            driver.release_in(self.match_id, frame.seq, frame.release_in_ms)
         if self.held:
             # The frame was built for the seats this socket still holds (a seat handed to
             # the CPU is no longer its own): act and room operations use those from now on.
             yours = [s["index"] for s in room["seats"] if s["yours"]]
             if yours != self.held:
                 self._hold(yours)
-        part = frame.get("part", 0)
-        out: dict[str, Any] | None = None
-        if force or self.sent_seq is None or frame["seq"] > self.sent_seq:
-            self.sent_seq, self.sent_part = frame["seq"], part
+        part = frame.part or 0
+        out: frames.StateFrame | frames.RoomFrame | None = None
+        if force or self.sent_seq is None or frame.seq > self.sent_seq:
+            self.sent_seq, self.sent_part = frame.seq, part
             out = frame
-        elif frame["seq"] == self.sent_seq and part > self.sent_part:
+        elif frame.seq == self.sent_seq and part > self.sent_part:
             self.sent_part = part  # the same state, more of it released
             out = frame
         elif room != self.last_room:
-            out = {"type": "room", "seq": frame["seq"], "match": room}
+            out = frames.RoomFrame(frame.seq, room)
         if out is not None:
             self.last_room = room
             if ack is not None and self.ack_in_state and out is frame:
@@ -164,12 +164,16 @@ class FramesOut:
             frame = await db_call(frames.build_frame)(
                 self.match_id, self.viewer(), None, fresh=True
             )
-            error.update(seq=frame["seq"], view=frame["view"], view_seat=frame["view_seat"])
-            if "handoff" in frame:  # a shared device not yet handed over: still no view
-                error["handoff"] = frame["handoff"]
+            error.update(seq=frame.seq, view=frame.view, view_seat=frame.view_seat)
+            if frame.handoff is not None:  # a shared device not yet handed over: still no view
+                error["handoff"] = {"seat": frame.handoff}
         await self.send_json(error)
 
-    async def send_json(self, content: dict[str, Any], extra: dict[str, Any] | None = None) -> None:
+    async def send_json(
+        self,
+        content: frames.StateFrame | frames.RoomFrame | dict[str, Any],
+        extra: dict[str, Any] | None = None,
+    ) -> None:
         if self.closed:
             return  # a notice or a timer racing the close: nothing to send to
         text = frames.encode(content, extra)  # a state frame's shared parts encoded once

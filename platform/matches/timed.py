@@ -13,9 +13,10 @@
 - **Frames**: a timed game's state frame carries `at` and `part`, and its view is
   `released_view(view, now − at, lead)`: full views stay cached per seat in the snapshot,
   the trim is per frame. `part` counts the release moments passed since `at`
-  (`release_times`), so every process numbers a state's frames alike. The private `NEXT`
-  key says when the frame next changes: the socket pops it and arms the match's one timer
-  (`driver.LocalDriver.release_in`), which re-sends the frames of its sockets then.
+  (`release_times`), so every process numbers a state's frames alike. `Released.next_in_ms`
+  (the frame's `release_in_ms`, never sent) says when the frame next changes: the socket
+  arms the match's one timer with it (`driver.LocalDriver.release_in`), which re-sends the
+  frames of its sockets then.
 - **Due times**: a CPU's move is due when `play_at` says for its plan (a touch at its time),
   and any seat is played for at its `deadline` (a judging window closing); `clock.py` folds
   them into the match's `due_at`, so the driver, Celery and the sweeper play them, and a
@@ -25,6 +26,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -34,9 +36,6 @@ from gamekit import STAMP, Game, timed
 from matches import cpu
 from matches.epoch import epoch_ms, moment
 from matches.latency import Link
-
-NEXT = "_release_in_ms"  # a frame's private key: when to send it again (popped, never sent)
-
 
 # The most a connection's measured one-way delay adds to its lead. The delay is measured by
 # the server (latency.py), but a client can make it look longer by holding pongs; beyond
@@ -96,29 +95,37 @@ def stamp(
     return stamped
 
 
-def timed_frame(
-    frame: dict[str, Any], game: Game, match: Any, now: datetime, owd: int | None = None
-) -> None:
-    """Trim a timed game's frame to what is released `now` for a connection whose one-way
-    delay is `owd`; add `at` and `part` (and the private NEXT key: ms until the frame
-    changes, None if it will not)."""
+@dataclass(frozen=True, slots=True)
+class Released:
+    """What of a timed game's state a connection is sent now: the view as released, when
+    the state began (`at`, epoch ms), how much is out (`part`), and whether and when the
+    frame grows again (`grows`: a view to release; `next_in_ms`: None, it will not)."""
+
+    view: Any
+    at: int
+    part: int
+    grows: bool = False
+    next_in_ms: int | None = None
+
+
+def released(
+    game: Game, match: Any, view: Any, now: datetime, owd: int | None = None
+) -> Released | None:
+    """A timed game's view as released `now` for a connection whose one-way delay is `owd`;
+    None for a game (or a state) without timed play."""
     clocked = timed(game)
     at = state_at(match)
-    view = frame.get("view")
     if clocked is None or at is None:
-        return
-    frame["at"] = at
+        return None
     if view is None:
-        frame["part"] = 0
-        return
+        return Released(None, at, 0)
     lead = lead_ms(owd)
     elapsed = epoch_ms(now) - at
     times = clocked.release_times(view, lead)
-    passed = [t for t in times if t <= elapsed]
-    frame["part"] = sum(1 for t in passed if t > 0)
+    part = sum(1 for t in times if 0 < t <= elapsed)
     upcoming = [t for t in times if t > elapsed]
-    frame[NEXT] = upcoming[0] - elapsed if upcoming else None
-    frame["view"] = clocked.released_view(view, elapsed, lead)
+    next_in_ms = upcoming[0] - elapsed if upcoming else None
+    return Released(clocked.released_view(view, elapsed, lead), at, part, True, next_in_ms)
 
 
 # --- server moves ------------------------------------------------------------------------

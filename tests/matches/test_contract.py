@@ -71,8 +71,8 @@ def test_leaving_a_game_whose_leavers_are_out():
     assert row.events == [{"type": "out", "seat": 1, "reason": "leave"}, {"type": "out", "seat": 1}]
     # The room tells the page what leaving means here.
     frame = frames.build_frame(match.id, frames.Viewer.of([0, 1, 2]), None)
-    assert frame["match"]["on_leave"] == "out"
-    assert frame["events"] == [] and frame["reset"]
+    assert frame.match["on_leave"] == "out"
+    assert frame.events == [] and frame.reset
     # The seat is still the player's (they may watch); the log replays to the same state.
     assert match.seats.get(index=1).kind == "human"
     game = gamekit.registry.get(match.game)

@@ -32,13 +32,14 @@ def play(match: Match, moves: int, action) -> int:
     return snapshots.peek(match.id).match.seq
 
 
-def frames_of(match: Match, seq: int, viewers, since) -> list[dict]:
+def frames_of(match: Match, seq: int, viewers, since) -> list[frames.StateFrame]:
     return [frames.cached_frame(match.id, frames.Viewer.of(held), since, seq) for held in viewers]
 
 
-def plain(frame: dict, **extra) -> object:
+def plain(frame: frames.StateFrame, **extra) -> object:
     """The frame as the standard library's json writes and reads it back."""
-    return json.loads(json.dumps({**frame, **extra}, ensure_ascii=False, separators=(",", ":")))
+    body = {**frame.wire(), **extra}
+    return json.loads(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
 
 
 def test_hidden_hands_each_viewer_gets_exactly_its_own_frame_and_no_other_hand():
@@ -68,7 +69,7 @@ def test_viewers_who_see_the_same_log_share_one_list():
     match = full_friend_match("bozu", bozu_settings(4), 4)
     seq = play(match, 5, lambda state, seat: {"type": "draw"})
     built = frames_of(match, seq, [[0], [1], [2], [3]], seq - 2)
-    assert all(f["events"] is built[0]["events"] for f in built)
+    assert all(f.events is built[0].events for f in built)
     for frame in built:
         assert json.loads(frames.encode(frame)) == plain(frame)
     # A later seat change is a new snapshot, with nothing of the old one's cache.

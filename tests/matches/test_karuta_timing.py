@@ -90,15 +90,16 @@ def test_frames_carry_at_and_part_and_only_the_released_view(clock):
     match, state = load(match.id)
     r = state["reading"]
     frame = frames.build_frame(match.id, frames.Viewer.of([1]), None, fresh=True)
-    assert frame["at"] == timed.state_at(match) and frame["part"] == 0
-    assert frame["view"]["reading"]["poem"] is None and frame["view"]["reading"]["kana"] == []
-    assert timed.NEXT in frame  # the consumer arms its timer with it and never sends it
+    assert frame.at == timed.state_at(match) and frame.part == 0
+    assert frame.view["reading"]["poem"] is None and frame.view["reading"]["kana"] == []
+    # The consumer arms its timer with it; it is never sent.
+    assert frame.releases and frame.release_in_ms > 0 and "release_in_ms" not in frame.wire()
     parts = {}
     for t in sorted({0, r["decided"] - 151, r["decided"] - 150, r["decided"] + 5000}):
         clock[0] = moment(at_reading(match, t))
         frame = frames.build_frame(match.id, frames.Viewer.of([]), match.seq)
-        parts[t] = frame["part"]
-        shown = frame["view"]["reading"]
+        parts[t] = frame.part
+        shown = frame.view["reading"]
         assert (shown["poem"] is not None) == (t >= r["decided"] - 150)
         assert len(shown["kana"]) == sum(1 for x in r_kami_t(state) if x - 150 <= t)
     # A release moment (the poem named) lies between these two; parts never go back.
@@ -117,7 +118,7 @@ def test_a_slower_link_is_sent_the_reading_earlier_by_its_one_way_delay(clock):
     def named(owd, t):
         clock[0] = moment(at_reading(match, t))
         frame = frames.build_frame(match.id, frames.Viewer.of([1], owd=owd), None, fresh=True)
-        return frame["view"]["reading"]["poem"] is not None
+        return frame.view["reading"]["poem"] is not None
 
     for owd in (None, 20, 200, timed.MAX_LINK_LEAD_MS, 5000):
         lead = 150 + min(owd or 0, timed.MAX_LINK_LEAD_MS)

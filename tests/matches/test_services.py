@@ -436,7 +436,7 @@ def test_a_presence_change_refreshes_this_process_snapshot_without_a_read():
     # The other sockets of this process answer the notice from memory (no database call).
     frame = frames.cached_frame(match.id, frames.Viewer.of([0]), seq, seq, message["presence"])
     assert frame is not None
-    assert [s["connected"] for s in frame["match"]["seats"]] == [False, True]
+    assert [s["connected"] for s in frame.match["seats"]] == [False, True]
 
 
 def test_another_process_follows_a_move_from_its_notice_without_a_read():
@@ -455,7 +455,7 @@ def test_another_process_follows_a_move_from_its_notice_without_a_read():
     assert game.dump_state(followed.state) == stored.state
     assert (followed.match.turns, followed.match.due_at) == (stored.turns, stored.due_at)
     frame = frames.cached_frame(match.id, frames.Viewer.of([0, 1]), applied.seq - 1, applied.seq)
-    assert [e["seq"] for e in frame["events"]] == [applied.seq]
+    assert [e["seq"] for e in frame.events] == [applied.seq]
     # Already there (its own move): nothing changes. Events that differ: read again.
     snapshots.catch_up(match.id, message["move"])
     assert snapshots.peek(match.id) is followed

@@ -40,7 +40,7 @@ def friend_room(mode: str):
 
 def cpu_in_ms(match_id) -> int | None:
     frame = frames.build_frame(match_id, frames.Viewer.of([0]), None, fresh=True)
-    return frame["match"]["seats"][1]["cpu_in_ms"]
+    return frame.match["seats"][1]["cpu_in_ms"]
 
 
 @pytest.mark.parametrize("mode", ["chirashi", "competitive"])
@@ -109,7 +109,7 @@ def test_the_frame_carries_the_takeover_moment_on_the_servers_clock(clock):
 
     def seat_one():
         frame = frames.build_frame(match.id, frames.Viewer.of([0]), None, fresh=True)
-        return frame["match"]["seats"][1]
+        return frame.match["seats"][1]
 
     assert seat_one()["cpu_at"] is None  # here: no countdown
     services.presence(match.id, [1], -1)
