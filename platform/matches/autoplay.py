@@ -22,9 +22,10 @@ from gamekit import events as game_events
 from matches import cpu, snapshots, timed
 from matches.broadcast import after_commit
 from matches.clock import default_level, pick_due, refresh_due
-from matches.log import get_game, lock_seq_and_seats, update_match
+from matches.log import get_game
 from matches.models import Action, Match, Seat
 from matches.moves import MOVE_FIELDS, MovedOn, plan_ahead, put_out, record_move
+from matches.movesql import lock_seq_and_seats, update_match
 from matches.presence import expire_leases
 
 log = logging.getLogger(__name__)

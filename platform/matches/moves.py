@@ -31,15 +31,9 @@ from matches.broadcast import after_commit
 from matches.clock import default_level, update_turns
 from matches.errors import MatchError
 from matches.latency import Link
-from matches.log import (
-    append_row,
-    get_game,
-    lock_match,
-    lock_seq_and_seats,
-    save_away,
-    update_match_and_insert,
-)
+from matches.log import append_row, get_game, lock_match, save_away
 from matches.models import Action, Match, Seat
+from matches.movesql import lock_seq_and_seats, update_match_and_insert
 from matches.tokens import still_held
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,7 @@ from django.db import connection
 from django.utils import timezone
 
 import gamekit
-from matches import frames, log, services, snapshots, tasks, tokens
+from matches import frames, services, snapshots, tasks, tokens
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
 from tests.matches.helpers import a_legal_action, create, load
@@ -411,20 +411,6 @@ def test_a_retry_older_than_the_snapshot_rows_is_still_applied_once():
     again = services.submit_action(match.id, [0, 1], {"type": "draw"}, action_id="early")
     assert again == services.Applied(first.seq, duplicate=True)
     assert Match.objects.get(pk=match.id).seq == snap.match.seq  # the unique constraint held
-
-
-def test_seats_read_by_the_move_path_equal_the_orms():
-    match, _token = create(mode="friend", players=3)
-    services.join(match.invite_code)
-    services.presence(match.id, [0], +1)
-    services.presence(match.id, [1], +1)
-    services.presence(match.id, [1], -1)
-    fields = [f.attname for f in Seat._meta.concrete_fields]
-    fast = [{f: getattr(s, f) for f in fields} for s in log.read_seats(match.id)]
-    orm = [{f: getattr(s, f) for f in fields} for s in Seat.objects.filter(match=match)]
-    assert fast == orm
-    assert fast[0]["is_owner"] is True and fast[1]["disconnected_since"] is not None
-    assert all(isinstance(s["last_seen"], type(timezone.now())) for s in fast[:2])
 
 
 def test_a_presence_change_refreshes_this_process_snapshot_without_a_read():
