@@ -93,7 +93,7 @@ def _advance_locked(
             # died) and arms its timer for the new due time.
             after_commit(match, reread=True)
         return None
-    seat, actor, forced = picked
+    seat, actor, forced = picked.seat, picked.actor, picked.forced
     if actor == Action.Actor.TIMEOUT and game.on_leave == LeavePolicy.OUT:
         # Away past the grace in a game whose leavers are out: out, not played for.
         put_out(match, game, state, seats, seat.index, "away", now)
@@ -103,7 +103,7 @@ def _advance_locked(
     before = game.to_act(state)
     picked_now = Pick(match.seq, seat.index, seat.cpu_level, actor, forced)
     if ahead is not None and ahead.pick == picked_now:
-        action, after, events = ahead.action, ahead.state, ahead.events
+        move = ahead.move
     else:  # the fresh seats pick another move than the snapshot's did
         plan = None
         if forced is None:
@@ -112,8 +112,10 @@ def _advance_locked(
             )
             if plan is None:
                 raise _Unplanned(seats)
-        action, after, events = _server_move(match, game, state, seat, forced, plan, now)
-    record_move(match, game, seats, seat.index, action, after, events, before, actor, now)
+        move = _server_move(match, game, state, seat, forced, plan, now)
+    record_move(
+        match, game, seats, seat.index, move.action, move.state, move.events, before, actor, now
+    )
     return match.seq
 
 
@@ -125,13 +127,23 @@ def _server_move(
     forced: dict[str, Any] | None,
     plan: dict[str, Any] | None,
     now: datetime,
-) -> tuple[dict[str, Any], Any, list[dict[str, Any]]]:
+) -> ServerMove:
     """The server's move for a seat: a deadline the game set (a timed game's judging window)
     or the CPU's plan; stamped and applied (a GameError here is an engine bug)."""
     action = dict(forced) if forced is not None else plan
     action = timed.stamp(game, match, action, now, server=True)
     after, events = game.apply(state, seat.index, action)
-    return action, after, game_events.encode(events)
+    return ServerMove(action, after, game_events.encode(events))
+
+
+@dataclass(frozen=True)
+class ServerMove:
+    """A server-side move applied (not yet written): the action as logged, the state after
+    it, its events."""
+
+    action: dict[str, Any]
+    state: Any
+    events: list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -151,9 +163,7 @@ class Ahead:
     """A server-side move decided before the lock: what was picked, and its outcome."""
 
     pick: Pick
-    action: dict[str, Any]
-    state: Any  # after the move
-    events: list[dict[str, Any]]
+    move: ServerMove
 
 
 def _move_ahead(snap: snapshots.Snapshot, seats: list[Seat], now: datetime) -> Ahead | None:
@@ -168,17 +178,17 @@ def _move_ahead(snap: snapshots.Snapshot, seats: list[Seat], now: datetime) -> A
     picked = pick_due(match, game, snap.state, seats, now)
     if picked is None:
         return None
-    seat, actor, forced = picked
+    seat, actor, forced = picked.seat, picked.actor, picked.forced
     if actor == Action.Actor.TIMEOUT and game.on_leave == LeavePolicy.OUT:
         return None
     level = seat.cpu_level or default_level(game)
     try:
         plan = None if forced is not None else cpu_move(game, snap.state, seat.index, level, match)
-        action, after, events = _server_move(match, game, snap.state, seat, forced, plan, now)
+        move = _server_move(match, game, snap.state, seat, forced, plan, now)
     except Exception:
         return None  # decided again under the lock, where an engine error is reported
-    plan_ahead(snap, after, seats)
-    return Ahead(Pick(match.seq, seat.index, seat.cpu_level, actor, forced), action, after, events)
+    plan_ahead(snap, move.state, seats)
+    return Ahead(Pick(match.seq, seat.index, seat.cpu_level, actor, forced), move)
 
 
 def cpu_move(game: Game, state: Any, index: int, level: str, match: Match) -> dict[str, Any]:

@@ -10,6 +10,7 @@ away); in a timed game (karuta), whose readings come and go, 45 s after they wen
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -73,7 +74,7 @@ def seat_due(
     match: Match, game: Game, seat: Seat, now: datetime, state: Any = None
 ) -> datetime | None:
     """When the server should play this seat's turn by itself, if ever."""
-    return _due(match, game, seat, now, state)[0]
+    return _due(match, game, seat, now, state).when
 
 
 def takeover_at(
@@ -107,34 +108,42 @@ def _base_due(match: Match, game: Game, seat: Seat, now: datetime) -> datetime |
     return None if takeover is None else max(takeover, paced)
 
 
-def _due(
-    match: Match, game: Game, seat: Seat, now: datetime, state: Any
-) -> tuple[datetime | None, dict[str, Any] | None]:
-    """(when, the action the server then plays: None for the CPU's move). A timed game's
-    CPU plays when the game says and any seat may have a deadline (`timed.due`)."""
+def _due(match: Match, game: Game, seat: Seat, now: datetime, state: Any) -> timed.ServerDue:
+    """When the server acts for the seat and the action it then plays (None for the CPU's
+    move). A timed game's CPU plays when the game says and any seat may have a deadline
+    (`timed.due`)."""
     base = _base_due(match, game, seat, now)
     level = seat.cpu_level or default_level(game)
     return timed.due(match, game, state, seat.index, base, level, seat.is_cpu, now)
 
 
+@dataclass(frozen=True, slots=True)
+class Picked:
+    """The server-side move due now: the seat, who plays it (the log's actor) and the action
+    a deadline prescribes (None: the CPU's move)."""
+
+    seat: Seat
+    actor: str
+    forced: dict[str, Any] | None
+
+
 def pick_due(
     match: Match, game: Game, state: Any, seats: list[Seat], now: datetime
-) -> tuple[Seat, str, dict[str, Any] | None] | None:
-    """The seat whose server-side move is due now (the earliest), who plays it, and the
-    action a deadline prescribes (None: the CPU's move)."""
+) -> Picked | None:
+    """The server-side move due now for the seat due earliest, or None."""
     to_act = set(game.to_act(state))
-    best = None
+    best: tuple[datetime, Picked] | None = None
     for seat in seats:
         if seat.index not in to_act:
             continue
-        due, action = _due(match, game, seat, now, state)
-        if due is not None and due <= now and (best is None or due < best[0]):
-            if action is not None:
+        due = _due(match, game, seat, now, state)
+        if due.when is not None and due.when <= now and (best is None or due.when < best[0]):
+            if due.action is not None:
                 actor = Action.Actor.SYSTEM
             else:
                 actor = Action.Actor.CPU if seat.is_cpu else Action.Actor.TIMEOUT
-            best = (due, seat, actor, action)
-    return None if best is None else best[1:]
+            best = (due.when, Picked(seat, actor, due.action))
+    return None if best is None else best[1]
 
 
 def update_turns(

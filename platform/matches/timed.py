@@ -131,6 +131,15 @@ def released(
 # --- server moves ------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class ServerDue:
+    """When the server acts for a seat (None: not due), and the action it then plays (None:
+    the usual move, the CPU's)."""
+
+    when: datetime | None
+    action: dict[str, Any] | None = None
+
+
 def due(
     match: Any,
     game: Game,
@@ -140,7 +149,7 @@ def due(
     level: str,
     cpu_seat: bool,
     now: datetime,
-) -> tuple[datetime | None, dict[str, Any] | None]:
+) -> ServerDue:
     """When the server acts for a seat, and the action it then plays (None: the usual move,
     the CPU's). `base`: the usual due time (CPU pacing; for a person, the 45 s rule, None
     while present); `level`: the CPU level that would play the seat. A game without timed
@@ -153,7 +162,7 @@ def due(
     clocked = timed(game)
     at = state_at(match)
     if clocked is None or at is None or state is None:
-        return base, None
+        return ServerDue(base)
     when, action = base, None
     if base is not None:
         plan = cpu.planned(game, match, state, index, level)
@@ -170,4 +179,4 @@ def due(
         closes = moment(at + deadline[0])
         if when is None or closes < when:
             when, action = closes, deadline[1]
-    return when, action
+    return ServerDue(when, action)
