@@ -30,7 +30,7 @@ from matches.latency import LinkDelay
 from matches.outage import LAYER_RETRY_S, LayerRecovery
 from matches.outgoing import FramesOut, log_failure
 from matches.protocol import PROTOCOL_VERSION, BadFrame
-from matches.ratelimit import TokenBucket
+from matches.ratelimit import DroppedActs, TokenBucket
 from matches.socketbase import RECEIVED, SocketBase
 
 log = logging.getLogger(__name__)
@@ -64,15 +64,12 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
         self.bucket = TokenBucket(
             services.conf("RATE_PER_S", 20), services.conf("RATE_BURST", 40), lambda: clock()
         )
-        self.last_limit_error = 0.0
-        self.dropped: list[str] = []  # action ids dropped by the rate limit, not yet told
-        self.dropped_flush: asyncio.TimerHandle | None = None
+        self.dropped = DroppedActs(self._tell_dropped, lambda: clock())
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
         self.closed = True
-        if self.dropped_flush is not None:
-            self.dropped_flush.cancel()
+        self.dropped.cancel()
         if self.joined:
             driver.closed(self.match_id, self.held)
             driver.unwatch(self.match_id, self)
@@ -126,24 +123,13 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
     async def _rate_limited(self, text_data: str | None) -> None:
         """A frame over the rate is dropped unread, except for its action id: the client is
         told which actions were dropped (`dropped`), at most once a second."""
+        ref = None
         with contextlib.suppress(Exception):
             if text_data and len(text_data) <= services.conf("MAX_FRAME_BYTES", 8192):
                 ref = protocol.action_id(json.loads(text_data))
-                if ref is not None and len(self.dropped) < 64:
-                    self.dropped.append(ref)
-        wait = 1 - (clock() - self.last_limit_error)
-        if wait <= 0:
-            await self._tell_dropped()
-        elif self.dropped and self.dropped_flush is None:  # dropped acts are told within 1 s
-            loop = asyncio.get_running_loop()
-            self.dropped_flush = loop.call_later(
-                wait, lambda: asyncio.ensure_future(self._tell_dropped())
-            )
+        await self.dropped.dropped(ref)
 
-    async def _tell_dropped(self) -> None:
-        self.dropped_flush = None
-        self.last_limit_error = clock()
-        dropped, self.dropped = self.dropped, []
+    async def _tell_dropped(self, dropped: list[str]) -> None:
         error: dict[str, Any] = {
             "type": "error",
             "code": "rate_limited",
