@@ -99,10 +99,15 @@ async def send_notices(notices: list[tuple[str, dict[str, Any]]]) -> None:
         if sending.done():
             _sent(sending)
         else:
+            _still_sending.add(sending)  # held until done (the loop keeps tasks weakly)
             sending.add_done_callback(_sent)
 
 
+_still_sending: set[asyncio.Future] = set()
+
+
 def _sent(sending: asyncio.Future) -> None:
+    _still_sending.discard(sending)
     exc = None if sending.cancelled() else sending.exception()
     if exc is not None:
         log.warning("could not broadcast a match notice: %s", type(exc).__name__)
