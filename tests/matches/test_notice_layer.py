@@ -86,7 +86,7 @@ async def test_a_discarded_or_closed_channel_gets_nothing_more():
 
 
 async def test_receivers_hear_that_redis_is_unreachable():
-    """Consumers learn of an outage from `receive` raising (matches.outage.LayerRecovery._layer_lost)."""
+    """Consumers learn of an outage from `receive` raising (outage.LayerRecovery._layer_lost)."""
     redis_url()
     layer = RedisNoticeLayer(hosts=[f"redis://127.0.0.1:{free_port()}/0"])
     channel = await layer.new_channel()
