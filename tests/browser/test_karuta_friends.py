@@ -73,11 +73,11 @@ def test_competitive_friend_game_in_two_browsers(transactional_db, poems_in_db, 
         takes = {0: 0, 1: 0}
         sends = 0
         deadline = time.monotonic() + 240
-        turn = 0
         while time.monotonic() < deadline:
             views = [view(host), view(guest)]
             if all(v["phase"] == "over" for v in views):
                 break
+            host_seat, guest_seat = (v["you"] for v in views)
             for page, v in zip((host, guest), views, strict=True):
                 me = v["you"]
                 if v["phase"] == "send" and v["send"]["from"] == me:
@@ -96,9 +96,20 @@ def test_competitive_friend_game_in_two_browsers(transactional_db, poems_in_db, 
                     # Nothing names the poem before its deciding kana is out.
                     seen_early |= r["decided"] is not None or r["close"] is not None
                     continue
-                on_board = [c for rows in v["sides"] for row in rows for c in row]
-                # The two take turns at being first, so both sides take and send.
-                mine_to_take = me == turn % 2 and me in r["active"] and me not in r["done"]
+                side = [[c for row in rows for c in row] for rows in v["sides"]]
+                on_board = side[0] + side[1]
+                # Both sides take and send: the guest takes one card from the host's side
+                # (and sends one back), the host every other card, so that the game ends
+                # once the host has taken five, not after turns of nine. Until the guest has
+                # taken, the host's cards are the guest's to take, and with one card left the
+                # host takes none of the guest's (its send would end the game first).
+                if takes[guest_seat] == 0 and r["poem"] in side[host_seat]:
+                    taker = guest_seat
+                elif takes[guest_seat] == 0 and len(side[host_seat]) == 1:
+                    taker = None
+                else:
+                    taker = host_seat
+                mine_to_take = me == taker and me in r["active"] and me not in r["done"]
                 reacted = page.evaluate("window.karutaPlay.clock()") >= r["decided"] + REACTION_MS
                 if r["poem"] in on_board and mine_to_take and reacted:
                     try:  # the card may go meanwhile (the reading closed): then no take
@@ -106,7 +117,6 @@ def test_competitive_friend_game_in_two_browsers(transactional_db, poems_in_db, 
                     except PlaywrightTimeout:
                         continue
                     takes[me] += 1
-                    turn += 1
             host.wait_for_timeout(40)
         host_view, guest_view = view(host), view(guest)
         assert host_view["phase"] == guest_view["phase"] == "over", "the game did not end"
