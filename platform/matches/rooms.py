@@ -311,15 +311,22 @@ def join(
         return match, seat.index, token
 
 
+def _waiting_room_of_its_creator(match_id: Any, held: Iterable[int]) -> tuple[Match, list]:
+    """The locked match and its seats, for what only the room's creator may do before the
+    start: refused once the room has started, or when no held seat is the creator's."""
+    match = lock_match(match_id)
+    if match.status != Match.Status.WAITING:
+        raise MatchError("not_waiting")
+    seats = seats_of(match)
+    if not any(s.is_owner and s.index in set(still_held(seats, held)) for s in seats):
+        raise MatchError("not_owner")
+    return match, seats
+
+
 def start_with_cpu(match_id: Any, held: Iterable[int]) -> int:
     """The room's creator lets CPUs take the empty seats and starts at once."""
     with transaction.atomic():
-        match = lock_match(match_id)
-        if match.status != Match.Status.WAITING:
-            raise MatchError("not_waiting")
-        seats = seats_of(match)
-        if not any(s.is_owner and s.index in set(still_held(seats, held)) for s in seats):
-            raise MatchError("not_owner")
+        match, seats = _waiting_room_of_its_creator(match_id, held)
         for seat in seats:
             if not seat.is_taken:
                 seat.kind = Seat.Kind.CPU
@@ -337,12 +344,7 @@ def swap_seats(match_id: Any, held: Iterable[int], first: int, second: int) -> i
     if not all(isinstance(i, int) and not isinstance(i, bool) for i in (first, second)):
         raise MatchError("bad_message")
     with transaction.atomic():
-        match = lock_match(match_id)
-        if match.status != Match.Status.WAITING:
-            raise MatchError("not_waiting")
-        seats = seats_of(match)
-        if not any(s.is_owner and s.index in set(still_held(seats, held)) for s in seats):
-            raise MatchError("not_owner")
+        match, _seats = _waiting_room_of_its_creator(match_id, held)
         game = get_game(match)
         groups = [set(group.seats) for group in game.seat_groups(match.settings)]
         group_of = {index: n for n, group in enumerate(groups) for index in group}
