@@ -29,7 +29,8 @@ CLIP_DIR = "karuta/voice"  # under the static root
 class Clip:
     id: str  # content hash of the clip's bytes; also the file's stem
     file: str  # path under the static root
-    start: int  # ms on the reading's clock at which the clip's first sample plays
+    start: int  # ms on the reading's clock at which the clip's first sample plays (its
+    # first kana's time less its lead-in: the consonants sound before the kana's time)
     duration: float  # ms of audio in the file, as decoded
     part: str  # "joka" | "joka_shimo" | "shimo" | "kami" | "shimo_read" | "shimo_again"
     first_kana: int  # index into that part's printed kana of the first kana voiced
@@ -64,12 +65,13 @@ def _entry(segment: plan.Segment, pace: str) -> dict[str, Any]:
     return {"id": stem, "file": f"{CLIP_DIR}/{stem}.mp3", "duration": float(segment.length)}
 
 
-def _clip(segment: plan.Segment, pace: str, part: str, start: int) -> Clip:
+def _clip(segment: plan.Segment, pace: str, part: str, first_time: int) -> Clip:
+    """The segment's clip, its first kana at `first_time` on the reading clock."""
     entry = _entry(segment, pace)
     return Clip(
         id=entry["id"],
         file=entry["file"],
-        start=start,
+        start=first_time - segment.lead_in,
         duration=entry["duration"],
         part=part,
         first_kana=segment.first,

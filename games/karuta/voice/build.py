@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from games.karuta.voice import CLIP_DIR, MANIFEST, STATIC_DIR, plan
+from games.karuta.voice import CLIP_DIR, MANIFEST, STATIC_DIR, heard, plan
 
 LEAD_MS = 300  # silence the synthesizer gets before the first kana and after the last
 FRAME_MS = 5  # hts_engine's frame period with the Mei voice (240 samples at 48 kHz)
@@ -33,8 +33,8 @@ SYNTH_RATE = 48000
 RATE = 24000  # the clips' sample rate
 BITRATE = "24k"  # MP3, CBR, mono: every clip of every pace within the 12 MiB budget
 TARGET_LUFS = -20.0  # EBU R128 loudness of every clip
+LEVEL_HZ = 350.0  # the level recitation's pitch: Mei's own median F0 (352 Hz over 18 takes)
 FADE_MS = plan.CROSSFADE_MS
-CONSONANT_SHARE = 0.45  # a mora's consonants take at most this share of it
 MIN_PHONEME_MS = 25  # five HMM states of one frame each
 VOWELS = set("aiueoAIUEO") | {"N", "cl"}
 PAUSES = {"sil", "pau"}
@@ -127,19 +127,44 @@ def voiced(label: str) -> str:
     return phonemes.translate(_DEVOICED) + sep + rest
 
 
+ONSET_CONTEXT = "cl"  # the left context given to a vowel after a pause (see firm_onset)
+
+
+def firm_onset(label: str) -> str:
+    """A vowel after a pause (a phrase opening on あ, を, い...) with a closure before it as
+    its left context: after a pause the voice's first state of a vowel is near-silent for
+    a third of the vowel (75 ms at the standard pace, more the longer it is held), so the
+    kana would be heard late; a reader opens it at once, as the voice does after a closure.
+    Only the model's choice of states changes, not the phonemes or their times."""
+    head, sep, rest = label.partition("^")
+    before, dash, tail = rest.partition("-")
+    if sep and dash and before in PAUSES and _phoneme(label) in set("aiueo"):
+        return f"{head}^{ONSET_CONTEXT}-{tail}"
+    return label
+
+
 @cache
 def _labels_of_text(text: str) -> tuple[str, ...]:
     import pyopenjtalk
 
-    return tuple(voiced(label) for label in pyopenjtalk.extract_fullcontext(text))
+    return tuple(firm_onset(voiced(label)) for label in pyopenjtalk.extract_fullcontext(text))
 
 
 def _frames(ms: float) -> int:
     return round(ms / FRAME_MS)
 
 
-def timed_labels(take: plan.Take) -> tuple[list[str], list[int]]:
-    """Labels with HTK times imposing plan's onsets; and each mora's onset frame."""
+def timed_labels(
+    take: plan.Take, shifts: list[int] | None = None
+) -> tuple[list[str], list[tuple[int, int]]]:
+    """Labels with HTK times imposing plan's onsets; and each kana's sound as placed
+    ((start, end) frames: its first phoneme's start, its vowel's end).
+
+    A kana's vowel (or N, cl), the loud part a listener hears it begin with, is put on the
+    kana's time, its consonants just before it, as a singer places them before the beat (at
+    most the pace's consonant budget, taken from the previous kana's vowel or the breath).
+    `shifts` (ms, per kana) then move each kana's sound as a whole, later (+) or earlier
+    (−): `render` measures where each is heard and moves it onto its time."""
     text = synth_text(take.verse)
     labels = list(_labels_of_text(text))
     groups = morae(labels)
@@ -148,22 +173,28 @@ def timed_labels(take: plan.Take) -> tuple[list[str], list[int]]:
             f"{take.name}: {len(groups)} morae for {take.verse.size} kana ({text})"
         )
     natural = predicted_durations(text)
+    shifts = shifts or [0] * len(groups)
     bounds: dict[int, tuple[int, int]] = {}  # label index -> (start frame, end frame)
-    onsets = []
+    sounds = []
+    budget = plan.consonant_budget_ms(take.unit)
     for kana, group in enumerate(groups):
-        start = LEAD_MS + take.onsets[kana]
-        end = start + take.voiced[kana]
+        start = LEAD_MS + take.onsets[kana] + shifts[kana]
+        end = LEAD_MS + take.onsets[kana] + take.voiced[kana]
         consonants = group[:-1]
-        budget = CONSONANT_SHARE * take.voiced[kana]
         wanted = [max(MIN_PHONEME_MS, natural[i]) for i in consonants]
         scale = min(1.0, budget / sum(wanted)) if wanted else 1.0
-        t = start
-        onsets.append(_frames(start))
-        for i, ms in zip(consonants, wanted, strict=True):
-            step = max(MIN_PHONEME_MS, ms * scale)
+        steps = [max(MIN_PHONEME_MS, ms * scale) for ms in wanted]
+        t = start - sum(steps)
+        first = _frames(t)
+        for i, step in zip(consonants, steps, strict=True):
             bounds[i] = (_frames(t), _frames(t + step))
             t += step
-        bounds[group[-1]] = (_frames(t), _frames(end))
+        if kana:  # the previous vowel ends where this kana's sound begins
+            before = groups[kana - 1][-1]
+            bounds[before] = (bounds[before][0], min(bounds[before][1], first))
+            sounds[-1] = (sounds[-1][0], bounds[before][1])
+        bounds[group[-1]] = (_frames(start), _frames(end))
+        sounds.append((first, _frames(end)))
     # Pauses fill what the morae leave: the lead, the breaths between phrases, the tail.
     last_end = _frames(LEAD_MS + take.end + LEAD_MS)
     out = []
@@ -176,7 +207,33 @@ def timed_labels(take: plan.Take) -> tuple[list[str], list[int]]:
         if b - a < MIN_PHONEME_MS // FRAME_MS:
             raise VoiceBuildError(f"{take.name}: label {index} gets {b - a} frames")
         out.append(f"{a * FRAME_MS * 10000} {b * FRAME_MS * 10000} {label}")
-    return out, onsets
+    return out, sounds
+
+
+CODED_BAND_HZ = 5800  # the MP3's low-pass (LAME, 24 kbit/s at 24 kHz: -25 dB at 6 kHz)
+
+
+def in_band(audio: np.ndarray) -> np.ndarray:
+    """`audio` in the clips' coded band (zero-phase, so nothing moves in time): the MP3 keeps
+    nothing above ~5.9 kHz, so an s loud in the take is faint in the clip. Cheap: the moves
+    judge every render by it; `sharpen` then judges the kept one as really coded."""
+    from scipy.signal import butter, sosfiltfilt
+
+    return sosfiltfilt(butter(8, CODED_BAND_HZ, fs=RATE, output="sos"), audio)
+
+
+def as_coded(audio: np.ndarray) -> np.ndarray:
+    """`audio` as a listener gets it: levelled, coded as the clips are and decoded (gapless,
+    so nothing moves in time)."""
+    decoded = decode_many(encode_many([level(audio)]))[0]
+    return np.pad(decoded, (0, max(0, len(audio) - len(decoded))))[: len(audio)]
+
+
+def heard_onsets(audio: np.ndarray, spans: list[tuple[int, int]]) -> list[int]:
+    """Where each kana begins to be heard (ms on `audio`'s clock): `heard.heard_at` over its
+    own sound (`spans`, ms: its first phoneme to its vowel's end); `audio` as heard (in
+    band, or coded)."""
+    return [round(heard.heard_at(audio, a, b)) for a, b in spans]
 
 
 def _hts(labels: Iterable[str], timed: bool) -> dict[str, Any]:
@@ -185,8 +242,9 @@ def _hts(labels: Iterable[str], timed: bool) -> dict[str, Any]:
         lab, dur, wav = Path(tmp, "in.lab"), Path(tmp, "dur.lab"), Path(tmp, "out.wav")
         lab.write_text("\n".join(labels) + "\n", encoding="utf-8")
         cmd = ["hts_engine", "-m", str(voice_file()), "-od", str(dur)]
-        if timed:  # the waveform, with the labels' times
-            cmd += ["-ow", str(wav), "-vp"]
+        if timed:  # the waveform, with the labels' times, at the level pitch
+            cmd = ["hts_engine", "-m", str(level_voice_file()), "-od", str(dur)]
+            cmd += ["-ow", str(wav), "-vp", "-jf", "0"]
         subprocess.run([*cmd, str(lab)], check=True, capture_output=True)
         durations = []
         for line in dur.read_text(encoding="utf-8").splitlines():
@@ -216,21 +274,171 @@ def wav_bytes(samples: np.ndarray, rate: int) -> bytes:
 @dataclass
 class Rendered:
     audio: np.ndarray  # at RATE, t = 0 at LEAD_MS before the first kana
-    onset_frames: list[int]  # each mora's onset as hts_engine placed it (frames)
+    sounds: list[tuple[int, int]]  # each kana's sound as placed (ms on `audio`'s clock)
+    heard: list[int]  # where each kana begins to be heard (ms on `audio`'s clock)
     imposed_ms: int  # the labels' total length
 
 
-def render(take: plan.Take) -> Rendered:
-    labels, _ = timed_labels(take)
-    result = _hts(labels, timed=True)
-    # Onsets as the engine used them: its own output labels, summed.
-    ends = np.cumsum(result["durations"])
-    groups = morae(list(_labels_of_text(synth_text(take.verse))))
-    starts = [int(ends[g[0] - 1]) if g[0] else 0 for g in groups]
+MOVE_PASSES = 4  # at most this many renders after the first, each moving the kana heard off
+SETTLED_MS = 10  # ...until every kana is heard this close to its time
+
+
+def _render_once(take: plan.Take, shifts: list[int]) -> Rendered:
     from scipy.signal import resample_poly
 
+    labels, frames = timed_labels(take, shifts)
+    result = _hts(labels, timed=True)
     audio = resample_poly(result["audio"], RATE, SYNTH_RATE)
-    return Rendered(audio, [round(s / FRAME_MS) for s in starts], int(ends[-1]))
+    sounds = [(a * FRAME_MS, b * FRAME_MS) for a, b in frames]
+    heard_at = heard_onsets(in_band(audio), sounds)
+    return Rendered(audio, sounds, heard_at, int(sum(result["durations"])))
+
+
+def _moves(
+    take: plan.Take, rendered: Rendered, shifts: list[int], before: list[int] | None = None
+) -> list[int]:
+    """Each kana's shift for the next render: moved by how far off its time it is heard,
+    within limits: its sound (consonants included) never starts more than the consonant
+    budget before its time (a clip's lead-in holds it) nor leaves the previous vowel less
+    than a third of a unit; its vowel starts at most half its voiced length late. A kana
+    heard on the other side of its time than in the render `before` (a sound at the edge
+    of the 10 dB rule, such as a nasal as loud as its vowel) moves half as far: the moves
+    halve the bracket instead of swinging across it."""
+    budget = plan.consonant_budget_ms(take.unit)
+    keep = max(MIN_PHONEME_MS, take.unit // 3)
+    out: list[int] = []
+    for kana, shift in enumerate(shifts):
+        at = LEAD_MS + take.onsets[kana]
+        consonants = at + shift - rendered.sounds[kana][0]
+        lo = consonants - budget
+        if kana:
+            lo = max(lo, take.onsets[kana - 1] + out[-1] + keep + consonants - take.onsets[kana])
+        hi = take.voiced[kana] // 2
+        off = rendered.heard[kana] - at
+        swung = before is not None and off * before[kana] < 0
+        wanted = shift if abs(off) <= FRAME_MS else shift - (off // 2 if swung else off)
+        out.append(int(min(hi, max(lo, wanted))))
+    return out
+
+
+def render(take: plan.Take) -> Rendered:
+    """The take, each kana moved so that it begins to be heard on its time: rendered with
+    its vowels on the kana's times, measured (`heard_onsets`), then moved by how far off
+    each is heard and rendered again, until every kana is heard within SETTLED_MS of its
+    time (at most MOVE_PASSES more renders), judged in the coded band (`in_band`). The
+    render with the fewest kana heard over 20 ms off (then the smallest worst offset) is
+    kept, and its onsets shaped as coded (`sharpen`). The schedule does not move; the sound
+    does."""
+    shifts = [0] * take.verse.size
+    rendered = best = _render_once(take, shifts)
+    before = None
+    for _ in range(MOVE_PASSES):
+        if _worst(take, rendered)[1] <= SETTLED_MS:
+            break
+        off = [h - LEAD_MS - t for h, t in zip(rendered.heard, take.onsets, strict=True)]
+        moved = _moves(take, rendered, shifts, before)
+        before = off
+        if moved == shifts:
+            break
+        shifts = moved
+        rendered = _render_once(take, shifts)
+        best = min(best, rendered, key=lambda r: _worst(take, r))
+    return sharpen(take, best)
+
+
+def _worst(take: plan.Take, rendered: Rendered) -> tuple[int, int]:
+    """How many kana are heard more than 20 ms off their time, and the worst offset (ms)."""
+    off = [abs(h - LEAD_MS - t) for h, t in zip(rendered.heard, take.onsets, strict=True)]
+    return sum(o > 20 for o in off), max(off)
+
+
+ATTACK_TARGET_DB = 6  # a late kana's frames from its time are raised to this under its top
+ATTACK_MAX_DB = 30
+EARLY_BELOW_DB = 14  # a kana's frames before its time are kept this far under its top...
+EARLY_MAX_DB = 20  # ...lowered by at most this much
+
+
+def sharpen(take: plan.Take, rendered: Rendered) -> Rendered:
+    """Each kana's onset shaped, in level only, so that it is heard on its time with a few
+    dB to spare (the clips are coded once more, each on its own): the frames of its sound
+    before its time (a nasal as loud as its vowel, a consonant's edge) are lowered to
+    EARLY_BELOW_DB under the loudest frame from its time on (at most EARLY_MAX_DB); a kana
+    whose first frame from its time is more than ATTACK_TARGET_DB + 1 under that loudest
+    (a vowel after a breath: the voice's first state of a vowel rises slowly, and moving it
+    earlier only stretches the rise) gets a firmer attack, the frames up to the first that
+    loud raised to ATTACK_TARGET_DB under it (at most ATTACK_MAX_DB). Levels are judged as
+    coded (`as_coded`), frame by frame from the kana's sound's start (as `heard` counts
+    them) and from its time; each frame's gain is held across it and the steps smoothed
+    over one frame (no click). Time and pitch never change."""
+    per_ms = RATE // 1000
+    kana = [
+        ((LEAD_MS + t) * per_ms, a * per_ms, b * per_ms)
+        for t, (a, b) in zip(take.onsets, rendered.sounds, strict=True)
+    ]
+    audio = shape_onsets(rendered.audio, as_coded(rendered.audio), kana)
+    onsets = heard_onsets(in_band(audio), rendered.sounds)
+    return Rendered(audio, rendered.sounds, onsets, rendered.imposed_ms)
+
+
+def shape_onsets(
+    audio: np.ndarray, coded: np.ndarray, kana: list[tuple[int, int, int]]
+) -> np.ndarray:
+    """`audio` with each kana's onset shaped in level (see `sharpen`), judged on `coded`
+    (the same audio as heard); `kana`: (its time, its sound's start, its end) in samples."""
+    step = FRAME_MS * (RATE // 1000)
+    gain_db = np.zeros(len(audio))
+
+    def levels(a: int, n: int) -> np.ndarray:
+        frames = coded[a : a + n * step].reshape(n, step)
+        return 10 * np.log10(np.mean(frames**2, axis=1) + 1e-20)
+
+    for at, start, end in kana:
+        start, end = max(0, start), min(len(audio), len(coded), end)
+        n = (end - at) // step
+        if n < 2 or at < 0:
+            continue
+        after = levels(at, n)
+        top = after.max()
+        m = -(-(at - start) // step)  # frames of its sound from its start up to its time
+        if m > 0:
+            cut = np.clip(top - EARLY_BELOW_DB - levels(start, m), -EARLY_MAX_DB, 0.0)
+            for i in np.flatnonzero(cut < 0):
+                a, b = start + i * step, min(at, start + (i + 1) * step)
+                gain_db[a:b] = np.minimum(gain_db[a:b], cut[i])
+        k = int(np.argmax(after >= top - ATTACK_TARGET_DB - 1))  # first frame loud enough
+        need = np.clip(top - ATTACK_TARGET_DB - after[:k], 0.0, ATTACK_MAX_DB)
+        for i in np.flatnonzero(need > 0):
+            a = at + i * step
+            gain_db[a : a + step] = np.maximum(gain_db[a : a + step], need[i])
+    # Each frame's gain held across it, the steps smoothed over one frame (no click).
+    gain_db = np.convolve(gain_db, np.hanning(step + 2)[1:-1] / np.hanning(step + 2).sum(), "same")
+    return audio * 10 ** (gain_db / 20)
+
+
+@cache
+def level_voice_file() -> Path:
+    """Mei with a level pitch: every log-F0 state's mean at LEVEL_HZ and its dynamic means
+    at 0 (voicing unchanged), rendered with the F0 global variance off (`-jf 0`), so every
+    voiced frame of every take is at LEVEL_HZ: a level recitation, and every clip meets the
+    next at the same pitch."""
+    import re
+
+    data = bytearray(voice_file().read_bytes())
+    base = data.index(b"[DATA]\n") + len(b"[DATA]\n")
+    header = bytes(data[:base]).decode("ascii")
+    a, b = map(int, re.search(r"^STREAM_PDF\[LF0\]:(\d+)-(\d+)$", header, re.M).groups())
+    states = int(re.search(r"^NUM_STATES:(\d+)$", header, re.M).group(1))
+    a += base
+    count = int(np.frombuffer(bytes(data[a : a + 4 * states]), "<u4").sum())
+    width = 3 * 2 + 1  # static, delta, delta-delta means; their variances; the voiced weight
+    body = slice(a + 4 * states, base + b + 1)
+    pdfs = np.frombuffer(bytes(data[body]), "<f4").reshape(count, width).copy()
+    pdfs[:, 0] = np.log(LEVEL_HZ)
+    pdfs[:, 1:3] = 0.0
+    data[body] = pdfs.astype("<f4").tobytes()
+    out = Path(tempfile.mkdtemp(prefix="voice-")) / "mei_level.htsvoice"
+    out.write_bytes(bytes(data))
+    return out
 
 
 # -- clips --------------------------------------------------------------------------------
@@ -240,7 +448,7 @@ def _fade(n: int) -> np.ndarray:
     return 0.5 - 0.5 * np.cos(np.linspace(0.0, np.pi, n, endpoint=False))
 
 
-TRIM_BELOW_DB = 35  # a verse's last clip ends where its 5 ms level falls this far below its top
+TRIM_BELOW_DB = 30  # a verse's last clip ends where its 5 ms level falls this far below its top
 
 
 def _sounding_end(clip: np.ndarray, floor: int) -> int:
@@ -273,7 +481,7 @@ def cut(rendered: Rendered, segment: plan.Segment) -> np.ndarray:
     return clip
 
 
-FAINT_BELOW_LU = 19  # a kana heard this far under its clip's loudness is lifted to it
+FAINT_BELOW_LU = 18  # a kana heard this far under its clip's loudness is lifted to it
 RAMP_MS = 10  # the lift's gain rises and falls over this, inside the kana's span
 
 
@@ -281,19 +489,31 @@ def _span_db(samples: np.ndarray, a: int, b: int) -> float:
     return 10 * np.log10(float(np.mean(samples[a:b] ** 2)) + 1e-20)
 
 
-def lift_faint(clip: np.ndarray, segment: plan.Segment, heard: np.ndarray) -> np.ndarray:
+def lift_faint(
+    clip: np.ndarray,
+    segment: plan.Segment,
+    heard: np.ndarray,
+    spans: list[tuple[int, int]] | None = None,
+) -> np.ndarray:
     """`clip` with each kana whose voiced span in `heard` (the clip as coded and decoded)
     falls more than FAINT_BELOW_LU under the loudness of `heard` raised to that level. The
     MP3's low-pass takes most of a voiceless mora (the "sh" of し), so the level is judged
     as the listener gets it. The gain is 1 at the span's edges and rises over RAMP_MS
-    inside it, so nothing outside the span changes and the lift makes no click."""
+    inside it, so nothing outside the span changes and the lift makes no click. `spans`
+    (ms from the clip's start): each kana's sound as placed (its consonants, before its
+    time, and its vowel); by default its voiced span from its time."""
     per_ms = RATE // 1000
     floor_db = loudness(heard) - FAINT_BELOW_LU
     out = clip.copy()
     take = segment.take
-    for i in range(segment.first, segment.stop):
-        a = (take.onsets[i] - segment.begin) * per_ms
-        b = min(len(clip), len(heard), a + take.voiced[i] * per_ms)
+    if spans is None:
+        spans = [
+            (take.onsets[i] - segment.begin, take.onsets[i] - segment.begin + take.voiced[i])
+            for i in range(segment.first, segment.stop)
+        ]
+    for start, end in spans:
+        a = max(0, start) * per_ms
+        b = min(len(clip), len(heard), end * per_ms)
         if b - a < 2 * RAMP_MS * per_ms or _span_db(heard, a, b) >= floor_db:
             continue
         # The envelope 1 + u·w (w: 0 at the edges, 1 inside) that brings the span's heard
@@ -309,10 +529,16 @@ def lift_faint(clip: np.ndarray, segment: plan.Segment, heard: np.ndarray) -> np
     return out
 
 
-def lift_faint_many(clips: list[np.ndarray], segments: list[plan.Segment]) -> list[np.ndarray]:
-    """lift_faint over clips, each heard through one levelled coding pass."""
-    heard = decode_many(encode_many([level(c) for c in clips]))
-    return [lift_faint(c, s, h) for c, s, h in zip(clips, segments, heard, strict=True)]
+def lift_faint_many(cuts: list[tuple[Rendered, plan.Segment, np.ndarray]]) -> list[np.ndarray]:
+    """lift_faint over clips, each heard through one levelled coding pass, each kana's span
+    its sound as placed."""
+    heard = decode_many(encode_many([level(c) for _, _, c in cuts]))
+    out = []
+    for (rendered, segment, clip), h in zip(cuts, heard, strict=True):
+        origin = LEAD_MS + segment.begin
+        spans = [(a - origin, b - origin) for a, b in rendered.sounds[segment.first : segment.stop]]
+        out.append(lift_faint(clip, segment, h, spans))
+    return out
 
 
 def loudness(samples: np.ndarray, rate: int = RATE) -> float:
@@ -395,15 +621,16 @@ def encode_levelled(clips: list[np.ndarray]) -> list[bytes]:
 
 def _entry(rendered: Rendered, segment: plan.Segment, data: bytes, ms: int) -> dict[str, Any]:
     stem = hashlib.sha256(data).hexdigest()[:24]
-    onsets = [
-        f * FRAME_MS - LEAD_MS - segment.begin
-        for f in rendered.onset_frames[segment.first : segment.stop]
-    ]
+    origin = LEAD_MS + segment.begin
+    kana = range(segment.first, segment.stop)
     return {
         "id": stem,
         "file": f"{CLIP_DIR}/{stem}.mp3",
         "duration": ms,  # decoded gapless, as the tests check
-        "onsets": onsets,  # ms from the clip's start at which hts_engine began each mora
+        "onsets": list(segment.onsets),  # ms from the clip's start of each kana's time
+        # each kana's own sound as hts_engine placed it, ms from the clip's start: its
+        # first phoneme's start, its vowel's end (where it is heard is measured in it)
+        "sounds": [[rendered.sounds[i][0] - origin, rendered.sounds[i][1] - origin] for i in kana],
         "node": segment.key,
         "imposed_ms": rendered.imposed_ms,
         "bytes": data,
@@ -452,7 +679,7 @@ def build(
                 log(f"[{done}/{len(futures)}] takes rendered")
         chunks = [cuts[i : i + BATCH] for i in range(0, len(cuts), BATCH)]
         lifted = pool.map(
-            lambda chunk: lift_faint_many([c[3] for c in chunk], [c[2] for c in chunk]), chunks
+            lambda chunk: lift_faint_many([(c[1], c[2], c[3]) for c in chunk]), chunks
         )
         cuts = [
             (*c[:3], clip)
@@ -461,6 +688,7 @@ def build(
         ]
         chunks = [cuts[i : i + BATCH] for i in range(0, len(cuts), BATCH)]
         encoded = pool.map(lambda chunk: encode_levelled([c[3] for c in chunk]), chunks)
+        encoded = pool.map(lambda args: checked(*args), zip(chunks, encoded, strict=True))
         out: dict[str, Any] = {pace: {} for pace in paces}
         for chunk, files in zip(chunks, encoded, strict=True):
             for (pace, rendered, segment, clip), data in zip(chunk, files, strict=True):
@@ -468,6 +696,58 @@ def build(
                 out[pace][segment.key] = _entry(rendered, segment, data, ms)
     log(f"{len(cuts)} clips encoded")
     return out
+
+
+HEARD_LIMIT_MS = 15  # a clip whose kana is heard further off its time than this is shaped again
+FINAL_PASSES = 2
+
+
+def _clip_spans(rendered: Rendered, segment: plan.Segment) -> list[tuple[int, int]]:
+    origin = LEAD_MS + segment.begin
+    return [(a - origin, b - origin) for a, b in rendered.sounds[segment.first : segment.stop]]
+
+
+def checked(chunk: list, files: list[bytes]) -> list[bytes]:
+    """The coded clips as the listener gets them, checked: where a kana is heard more than
+    HEARD_LIMIT_MS off its time, or its sound is faint, in the decoded clip (each clip is
+    coded on its own, which moves levels by a dB or two from the take's coding), the clip
+    is shaped again on its own decoding (`lift_faint`, `shape_onsets`) and coded again, up
+    to FINAL_PASSES times, keeping the coding with the fewest kana off."""
+    per_ms = RATE // 1000
+    files = list(files)
+    for _ in range(FINAL_PASSES):
+        decoded = decode_many(files)
+        todo = []
+        for i, ((_, rendered, segment, clip), heard_audio) in enumerate(
+            zip(chunk, decoded, strict=True)
+        ):
+            spans = _clip_spans(rendered, segment)
+            off = heard.lateness(heard_audio, list(segment.onsets), spans)
+            faint = loudness(heard_audio) - FAINT_BELOW_LU - 1
+            quiet = any(
+                _span_db(heard_audio, max(0, a) * per_ms, b * per_ms) < faint
+                for a, b in spans
+                if (b - max(0, a)) * per_ms >= 2 * RAMP_MS * per_ms
+            )
+            if quiet or any(abs(o) > HEARD_LIMIT_MS for o in off):
+                kana = [
+                    (t * per_ms, a * per_ms, b * per_ms)
+                    for t, (a, b) in zip(segment.onsets, spans, strict=True)
+                ]
+                lifted = lift_faint(clip, segment, heard_audio, spans)
+                todo.append((i, shape_onsets(lifted, heard_audio, kana), off))
+        if not todo:
+            break
+        again = encode_levelled([c for _, c, _ in todo])
+        for (i, clip, off), data, heard_audio in zip(todo, again, decode_many(again), strict=True):
+            (_, rendered, segment, _) = chunk[i]
+            new_off = heard.lateness(
+                heard_audio, list(segment.onsets), _clip_spans(rendered, segment)
+            )
+            if sum(abs(o) > 20 for o in new_off) <= sum(abs(o) > 20 for o in off):
+                files[i] = data
+                chunk[i] = (*chunk[i][:3], clip)
+    return files
 
 
 def write(built: dict[str, Any], only_some: bool = False) -> None:

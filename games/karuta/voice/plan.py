@@ -35,6 +35,19 @@ from poems import catalogue, kana
 PHRASE_HOLD_UNITS = 1.5  # of reading.PHRASE_GAP_UNITS (2.5): the rest is a breath
 FINAL_VOICED_UNITS = 4  # of reading.FINAL_HOLD_UNITS (8): the rest is silence
 CROSSFADE_MS = 8  # a shared clip runs on this long past its end, fading out under the next
+CONSONANT_SHARE = 0.45  # a kana's consonants take at most this share of a unit...
+CONSONANT_MAX_MS = 60  # ...and at most this long: they sound before the kana's time
+
+
+def lead_in_ms(unit: int) -> int:
+    """How long before its first kana's time a clip begins: that kana's consonants sound
+    before its time (its vowel, the loud part, is on it), after a fade-in of CROSSFADE_MS."""
+    return consonant_budget_ms(unit) + CROSSFADE_MS
+
+
+def consonant_budget_ms(unit: int) -> int:
+    return min(CONSONANT_MAX_MS, int(CONSONANT_SHARE * unit))
+
 
 VOICED_PACES = ("slow", "standard", "fast", "very_fast")
 
@@ -67,6 +80,7 @@ class Take:
     verse: Verse
     onsets: tuple[int, ...]
     voiced: tuple[int, ...]  # ms each kana sounds; onset + voiced <= next onset
+    unit: int  # the pace's unit (ms)
 
     @property
     def end(self) -> int:
@@ -82,18 +96,29 @@ class Segment:
     take: Take
     first: int
     stop: int
-    tail: int  # ms the clip runs on past its last kana (crossfade), 0 for the last clip
+    tail: int  # ms the clip runs on past its end (crossfade), 0 for the last clip
+
+    @property
+    def lead_in(self) -> int:
+        """ms the clip begins before its first kana's time (the consonants sound first)."""
+        return lead_in_ms(self.take.unit)
 
     @property
     def begin(self) -> int:
         """ms from the take's first kana at which the clip's first sample lies."""
-        return self.take.onsets[self.first]
+        return self.take.onsets[self.first] - self.lead_in
 
     @property
     def length(self) -> int:
-        """The clip's duration in ms: its kana as voiced, plus the crossfade tail."""
+        """The clip's duration in ms: its kana as voiced, plus the crossfade tail. A clip
+        that the next joins mid-phrase ends where the next begins (its lead-in, before the
+        next kana's consonants), plus the tail."""
         last = self.stop - 1
-        return self.take.onsets[last] + self.take.voiced[last] + self.tail - self.begin
+        if self.ends_in_silence:
+            end = self.take.onsets[last] + self.take.voiced[last]
+        else:
+            end = self.take.onsets[self.stop] - self.lead_in
+        return end + self.tail - self.begin
 
     @property
     def onsets(self) -> tuple[int, ...]:
@@ -216,7 +241,7 @@ def upper_segments(pace: str) -> dict[int, tuple[Segment, ...]]:
     takes = {}
     for n, verse in verses.items():
         onsets, _ = reading.verse_timing(" ".join(verse.phrases), unit)
-        takes[n] = Take(f"kami/{n}/{pace}", verse, onsets, voicing(verse, unit, short[n]))
+        takes[n] = Take(f"kami/{n}/{pace}", verse, onsets, voicing(verse, unit, short[n]), unit)
     out = {}
     for n, clips in split.items():
         segments = []
@@ -232,7 +257,7 @@ def upper_segments(pace: str) -> dict[int, tuple[Segment, ...]]:
 def _whole(name: str, part: str, verse: Verse, pace: str) -> Segment:
     unit = reading.unit_ms(pace)
     onsets, _ = reading.verse_timing(" ".join(verse.phrases), unit)
-    take = Take(name, verse, onsets, voicing(verse, unit))
+    take = Take(name, verse, onsets, voicing(verse, unit), unit)
     return Segment(name, part, take, 0, verse.size, 0)
 
 

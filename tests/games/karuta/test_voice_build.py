@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from games.karuta import reading, voice
-from games.karuta.voice import build, plan
+from games.karuta.voice import build, heard, plan
 
 PACES = sorted(voice.PACES)
 RATE = build.RATE
@@ -52,7 +52,9 @@ def test_every_voiced_pace_fits_the_budget():
 
 @pytest.mark.parametrize("pace", PACES)
 def test_synthesized_onsets_are_the_schedules_kana_times(pace):
-    """Where hts_engine began each mora, for every kana of every reading, within 5 ms."""
+    """The manifest's kana times, for every kana of every reading, within 5 ms of
+    reading.py's (each kana's sound is placed around its time: `sounds`, and
+    test_every_kana_is_heard_on_its_time)."""
     worst = 0
     for poem in range(1, 101):
         timetable = reading.schedule("chirashi", poem, poem % 100 + 1, pace, 1)
@@ -135,15 +137,12 @@ def _frame_rms_db(samples: np.ndarray, step: int) -> np.ndarray:
 
 @pytest.mark.voice
 def test_every_kana_is_heard(decoded):
-    """Each kana's voiced span carries sound: no gap where a kana should be (a devoiced
-    mora, such as a verse-initial ふ "fU", is fed voiced, as a reader says it)."""
+    """Each kana's sound (its consonants, before its time, and its vowel: the manifest's
+    `sounds`) carries sound: no gap where a kana should be (a devoiced mora, such as a
+    verse-initial ふ "fU", is fed voiced, as a reader says it)."""
     for (pace, key), samples in decoded.items():
-        segment = plan.all_segments(pace)[key]
-        take = segment.take
-        for i in range(segment.first, segment.stop):
-            a = (take.onsets[i] - segment.begin) * PER_MS
-            b = a + take.voiced[i] * PER_MS
-            assert _rms_db(samples[a:b]) > -40, (pace, key, i)
+        for i, (a, b) in enumerate(MANIFEST["paces"][pace][key]["sounds"]):
+            assert _rms_db(samples[a * PER_MS : b * PER_MS]) > -40, (pace, key, i)
 
 
 @pytest.mark.voice
@@ -151,8 +150,8 @@ def test_no_clip_ends_in_silence(decoded):
     """A clip that silence follows — a verse's last, or a shared one ending on a held
     phrase-final kana (わたのはら|, きみがため|, あさぼらけ|) — ends with its last kana's
     sound (trailing silence trimmed): within its last 40 ms before the fade, some 5 ms is
-    above the build's trim level (35 dB under the clip's loudest) less 3 dB for the MP3's
-    coding noise."""
+    less than 38 dB under the clip's loudest (the build trims at 30 dB under its top; the
+    MP3 codes a quiet tail quieter still)."""
     step = build.FRAME_MS * PER_MS
     shared = 0
     for (pace, key), samples in decoded.items():
@@ -162,7 +161,7 @@ def test_no_clip_ends_in_silence(decoded):
         shared += bool(segment.tail)
         frames = _frame_rms_db(samples, step)
         end = (MANIFEST["paces"][pace][key]["duration"] - build.FADE_MS) // build.FRAME_MS
-        assert max(frames[end - 8 : end]) > max(frames) - build.TRIM_BELOW_DB - 3, (pace, key)
+        assert max(frames[end - 8 : end]) > max(frames) - 38, (pace, key)
     assert shared == 3 * len(PACES)  # the shared clips that end on a held kana are covered
 
 
@@ -173,7 +172,9 @@ def _jumps(samples: np.ndarray) -> np.ndarray:
 @pytest.mark.voice
 def test_no_click_at_any_seam(decoded):
     """Every upper verse mixed as the page plays it: at each seam, the sample-to-sample
-    jump is no larger than the 99th percentile jump of the clips it joins."""
+    jump is no larger than the 99th percentile jump of the clips it joins, or than the
+    voice's own steepest step in the 5 ms before the seam (a seam lies inside the previous
+    kana's vowel, its lead-in before the next kana, where the voice itself is loud)."""
     for pace in PACES:
         for poem in range(1, 101):
             clips = [c for c in voice.reading_clips("solo", poem, None, pace) if c.part == "kami"]
@@ -181,18 +182,20 @@ def test_no_click_at_any_seam(decoded):
                 continue
             segments = {s.key: s for s in plan.upper_segments(pace)[poem]}
             by_id = {MANIFEST["paces"][pace][k]["id"]: k for k in segments}
-            length = max(c.start + c.duration for c in clips)
+            origin = -clips[0].start  # the first clip begins its lead-in before t = 0
+            length = max(c.start + c.duration for c in clips) + origin
             mix = np.zeros((int(length) + build.FRAME_MS) * PER_MS)  # decoding may add < 1 frame
             for clip in clips:
                 audio = decoded[(pace, by_id[clip.id])]
-                a = clip.start * PER_MS
+                a = (clip.start + origin) * PER_MS
                 mix[a : a + len(audio)] += audio
             for before, after in itertools.pairwise(clips):
                 own = np.concatenate(
                     [decoded[(pace, by_id[before.id])], decoded[(pace, by_id[after.id])]]
                 )
-                limit = np.percentile(_jumps(own), 99)
-                seam = after.start * PER_MS
+                seam = (after.start + origin) * PER_MS
+                local = _jumps(mix[seam - 5 * PER_MS : seam]).max()
+                limit = max(np.percentile(_jumps(own), 99), local)
                 jump = abs(mix[seam] - mix[seam - 1])
                 assert jump <= limit, (pace, poem, after.first_kana)
 
@@ -234,3 +237,48 @@ def test_a_faint_kana_is_lifted_smoothly_and_nothing_else_changes():
     assert abs(span_db - floor) < 0.1
     assert np.array_equal(lifted[:a], faint[:a]) and np.array_equal(lifted[b:], faint[b:])
     assert np.abs(np.diff(lifted)).max() <= np.abs(np.diff(faint)).max()
+
+
+@pytest.fixture(scope="module")
+def heard_by_pace(decoded):
+    """games/karuta/voice/heard.py's measures over every decoded clip, per pace."""
+    out = {}
+    for pace in PACES:
+        entries = MANIFEST["paces"][pace]
+        audio = {entries[key]["id"]: samples for (p, key), samples in decoded.items() if p == pace}
+        out[pace] = heard.measure_pace(pace, entries, audio)
+    return out
+
+
+@pytest.mark.voice
+def test_every_kana_is_heard_on_its_time(heard_by_pace):
+    """Issue 43 §1: every kana of every clip of every pace begins to be heard (the first
+    5 ms frame of its own sound within 10 dB of that sound's loudest, heard.py) within
+    20 ms of its scheduled time, on the clips as decoded. The clips built before this
+    (vowels after the kana's time) were heard a median 25-45 ms late, 54-71 % over 20 ms."""
+    for pace, measured in heard_by_pace.items():
+        assert len(measured["late"]) > 2900, pace  # every kana of the pace's clips
+        off = [(key, i, round(ms)) for key, i, ms in measured["late"] if abs(ms) > 20]
+        assert off == [], (pace, len(off), off[:10])
+
+
+# The pitch measure's step near the voice's level pitch (350 Hz): autocorrelation lags are
+# whole samples at 24 kHz, 68 or 69 there, 0.25 semitone apart. Two jumps closer than one
+# step cannot be told apart by it.
+PITCH_STEP_ST = 12 * np.log2(69 / 68)
+
+
+@pytest.mark.voice
+def test_no_seam_jumps_more_than_the_voice_inside_a_take(heard_by_pace):
+    """Issue 43 §1: the pitch jump where one upper-verse clip hands over to the next (a
+    shared synthesis to a poem's own) is no larger than the voice's own between kana inside
+    one take, within the measure's step: median and 95th percentile, every seam, every
+    pace. The clips before (read speech, each take its own contour) jumped a median
+    2.4-3.9 semitones at the seams against 0.9-1.4 inside (95th percentiles 5.2-6.7 against
+    3.8-5.4); with the level recitation both are within a step of 0."""
+    for pace, measured in heard_by_pace.items():
+        seams = [j for _, _, j in measured["seams"]]
+        inside = measured["inside"]
+        assert len(seams) > 100 and len(inside) > 2000, pace
+        assert np.median(seams) <= np.median(inside) + PITCH_STEP_ST, pace
+        assert heard.pct(seams, 0.95) <= heard.pct(inside, 0.95) + PITCH_STEP_ST, pace
