@@ -17,6 +17,8 @@ RECOVERY = "tests/matches/test_recovery.py"
 FAIRNESS = "tests/fairness/test_fairness.py"
 ONLINE = "tests/matches/test_karuta_online.py"
 VOICE = "tests/browser/test_karuta_voice.py"
+EVENTS = "tests/browser/test_events.py"
+ALONE = (RECOVERY, VOICE)
 
 
 def load_dev():
@@ -36,14 +38,14 @@ def pytest_collection_finish(session):
 
 @pytest.fixture(scope="module")
 def collected(tmp_path_factory) -> list[tuple[str, set[str]]]:
-    """(node id, its timing marks) of four timing modules, in the order pytest runs them."""
+    """(node id, its timing marks) of five timing modules, in the order pytest runs them."""
     folder = tmp_path_factory.mktemp("plugin")
     (folder / "print_marks.py").write_text(PLUGIN)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "platform"), str(ROOT), str(folder)])
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "--co", "-q", "-p", "print_marks",
-         RECOVERY, FAIRNESS, ONLINE, VOICE],
+         RECOVERY, FAIRNESS, ONLINE, VOICE, EVENTS],
         env=env, capture_output=True, text=True, cwd=ROOT,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
@@ -66,8 +68,8 @@ def test_the_timing_tests_run_on_three_workers_and_the_alone_ones_in_one_process
 def test_a_timing_pass_collects_only_its_own_modules():
     dev = load_dev()
     (whole, timing, alone), idle = dev.pass_modules()
-    assert whole == [] and alone == [RECOVERY]
-    assert {FAIRNESS, ONLINE, VOICE} <= set(timing) and RECOVERY not in timing
+    assert whole == [] and alone == sorted(ALONE)
+    assert {FAIRNESS, ONLINE, EVENTS} <= set(timing) and not set(ALONE) & set(timing)
     assert all((ROOT / module).is_file() for module in timing)
     assert idle and all((ROOT / path).is_dir() for path in idle)
 
@@ -134,18 +136,18 @@ def test_the_idle_pass_runs_at_idle_priority_apart_from_the_timing_pass(tmp_path
     assert "postgres://postgres@127.0.0.1:5432/hyakunin_ci_idle?sslmode=disable" in out
 
 
-def test_recovery_runs_alone_and_the_other_timing_tests_beside_one_another(collected):
+def test_recovery_and_voice_run_alone_and_the_other_timing_tests_beside_one_another(collected):
     assert collected
     for node, marks in collected:
         assert "timing" in marks, node
-        assert ("timing_alone" in marks) == node.startswith(RECOVERY), node
+        assert ("timing_alone" in marks) == node.startswith(ALONE), node
 
 
 def test_the_three_longest_timing_tests_start_the_timing_pass(collected):
     # xdist hands the first three tests to the three workers, one each.
     beside = [node for node, marks in collected if "timing_alone" not in marks]
     assert sorted(beside[:3]) == [
-        f"{VOICE}::test_a_competitive_reading_is_voiced_on_time_and_no_clip_is_fetched_early",
+        f"{EVENTS}::test_a_club_knockout_from_sign_in_to_its_champion",
         f"{FAIRNESS}::test_contested_cards_split_fairly_over_unequal_links",
         f"{ONLINE}::test_friends_play_competitive_and_chirashi_to_the_end_with_identical_logs",
     ]
