@@ -17,7 +17,7 @@ RECOVERY = "tests/matches/test_recovery.py"
 FAIRNESS = "tests/fairness/test_fairness.py"
 ONLINE = "tests/matches/test_karuta_online.py"
 VOICE = "tests/browser/test_karuta_voice.py"
-EVENTS = "tests/browser/test_events.py"
+GENPEI = "tests/matches/test_genpei_online.py"
 ALONE = (RECOVERY, VOICE)
 
 
@@ -45,7 +45,7 @@ def collected(tmp_path_factory) -> list[tuple[str, set[str]]]:
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "platform"), str(ROOT), str(folder)])
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "--co", "-q", "-p", "print_marks",
-         RECOVERY, FAIRNESS, ONLINE, VOICE, EVENTS],
+         RECOVERY, FAIRNESS, ONLINE, VOICE, GENPEI],
         env=env, capture_output=True, text=True, cwd=ROOT,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
@@ -69,7 +69,7 @@ def test_a_timing_pass_collects_only_its_own_modules():
     dev = load_dev()
     (whole, timing, alone), idle = dev.pass_modules()
     assert whole == [] and alone == sorted(ALONE)
-    assert {FAIRNESS, ONLINE, EVENTS} <= set(timing) and not set(ALONE) & set(timing)
+    assert {FAIRNESS, ONLINE, GENPEI} <= set(timing) and not set(ALONE) & set(timing)
     assert all((ROOT / module).is_file() for module in timing)
     assert idle and all((ROOT / path).is_dir() for path in idle)
 
@@ -147,8 +147,8 @@ def test_the_three_longest_timing_tests_start_the_timing_pass(collected):
     # xdist hands the first three tests to the three workers, one each.
     beside = [node for node, marks in collected if "timing_alone" not in marks]
     assert sorted(beside[:3]) == [
-        f"{EVENTS}::test_a_club_knockout_from_sign_in_to_its_champion",
         f"{FAIRNESS}::test_contested_cards_split_fairly_over_unequal_links",
+        f"{GENPEI}::test_four_friends_play_two_against_two_and_the_cpu_takes_a_dropped_seat",
         f"{ONLINE}::test_friends_play_competitive_and_chirashi_to_the_end_with_identical_logs",
     ]
     # Behind them the quick ones, queued while the longest run; the slow ones after.
