@@ -58,6 +58,36 @@ def view(page) -> dict:
     return page.evaluate("window.karutaPlay.view()")
 
 
+def play_until_reading(page, number: int, timeout_s: float) -> dict:
+    """Wait until the page shows reading `number` (or the game's end), sending a card
+    whenever this seat owes one, as a player does: the game waits for that choice (a present
+    player has no deadline to send). This player never touches, but a CPU's otetsuki still
+    makes it send: about 1 deal in 60 in the first reading (49 of 3,000 seeds through the
+    engine with the server's CPU randomness), and a page that never sent stalled there, as
+    CI saw (reading 2 never came within 60 s)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        v = view(page)
+        if v["phase"] == "over" or (v["reading"] and v["reading"]["number"] >= number):
+            return v
+        if time.monotonic() > deadline:
+            raise TimeoutError(
+                f"reading {number} did not come within {timeout_s} s: phase {v['phase']}, "
+                f"to act {v['to_act']}, reading {(v['reading'] or {}).get('number')}"
+            )
+        if v["phase"] == "send" and v["send"]["from"] == v["you"] and v["you"] in v["to_act"]:
+            card = page.locator(".side-own .kcard").first
+            card.focus()
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                "window.karutaPlay.view().phase !== 'send' || "
+                f"window.karutaPlay.view().send.remaining < {v['send']['remaining']}",
+                timeout=5000,
+            )
+            continue
+        page.wait_for_timeout(100)
+
+
 def clock(page) -> float:
     return page.evaluate("window.karutaPlay.clock()")
 

@@ -24,7 +24,7 @@ import time
 import pytest
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, WatchedPage, _functions_not_eval
-from tests.browser.test_karuta_play import start
+from tests.browser.test_karuta_play import play_until_reading, start
 from tests.support.server import ROOT, free_port
 
 pytestmark = pytest.mark.browser
@@ -64,11 +64,9 @@ def prefs(page) -> dict:
 
 
 def wait_reading(page, number: int, timeout: int = 60000) -> None:
-    page.wait_for_function(
-        f"(() => {{ const r = window.karutaPlay.view().reading; "
-        f"return r && r.number >= {number} }})()",
-        timeout=timeout,
-    )
+    """Until reading `number` (a card sent whenever this player owes one, as in
+    test_karuta_voice: the game waits for that choice)."""
+    play_until_reading(page, number, timeout / 1000)
 
 
 # Headless Chromium never blocks audio (a new AudioContext runs even with
