@@ -13,7 +13,9 @@ Phases and actions (what the play pages and the match server build on)
 ``memorise`` (only when settings.memorise_seconds > 0)
     Every seat is in ``to_act`` until it sends ``{"type": "ready"}``. The engine
     has no clock: the page counts memorise_seconds down and sends "ready" when
-    it runs out (or when the player skips). CPUs are ready at once.
+    it runs out (or when the player skips). CPUs are ready at once. A seat still not
+    ready READY_GRACE_MS after the time ran out (by the actions' stamps) is made ready
+    by the server (``ready_deadline``, the game's deadline).
     Competitive players may send ``{"type": "arrange", "rows": [[...], [...], [...]]}``
     (their own cards, rows upper/middle/lower, each row left → right as the
     owner sees it; the same cards, just moved).
@@ -138,6 +140,11 @@ Event = dict[str, Any]
 
 VERSION = 1
 RECEIVE_ROW_ORDER = (1, 2, 0)  # where a received card goes when rows tie
+# How long after the memorisation time the server waits for a seat's "ready" before it plays
+# that "ready" itself (`ready_deadline`, the game's deadline): the page counts the time from
+# when it first shows the phase and says "ready" when it runs out, so this covers a page that
+# loaded late; a "ready" that never comes (a page stopped, an act lost) holds nobody for ever.
+READY_GRACE_MS = 15_000
 PUBLIC_SETTINGS = (
     "pace",
     "show_kimariji",
@@ -436,6 +443,8 @@ def apply(state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, li
         # The new state begins when the action was decided: the reading's clock moves on.
         if new["reading"] is not None:
             new["reading"]["since"] = new["reading"].get("since", 0) + stamp["decided"]
+        elif new["phase"] == "memorise":  # and so does the memorisation time's
+            new["memorise_ms"] = new.get("memorise_ms", 0) + stamp["decided"]
         if not stamp["server"]:
             new.setdefault("owd", [None] * len(new["seats"]))[seat] = stamp["owd"]
             new.setdefault("jitter", [None] * len(new["seats"]))[seat] = stamp["jitter"]
@@ -449,6 +458,17 @@ def _need_int(action: Mapping[str, Any], key: str) -> int:
     if not is_int(value):
         raise InvalidActionError(f"'{key}' must be a whole number")
     return value
+
+
+def ready_deadline(state: State) -> int | None:
+    """Ms after the current state began at which the server plays "ready" for every seat
+    still memorising: the memorisation time plus READY_GRACE_MS from the phase's start (the
+    stamps of the actions since then say how long ago that was; unstamped: at this state's
+    start). None outside the phase."""
+    if state["phase"] != "memorise":
+        return None
+    limit = state["settings"]["memorise_seconds"] * 1000 + READY_GRACE_MS
+    return limit - state.get("memorise_ms", 0)
 
 
 def _check_ready(state: State, seat: int, action: Mapping[str, Any]) -> None:
@@ -645,6 +665,7 @@ def _start_reading(state: State, events: list[Event]) -> None:
     state["sit_out"] = []
     kimariji = current_kimariji(poem, state["queue"])
     preamble = reading.preamble(prev, s["pace"])
+    state.pop("memorise_ms", None)  # the memorisation time's clock (ready_deadline) ends
     state["reading"] = {
         "number": len(state["read"]) + 1,
         "poem": poem,

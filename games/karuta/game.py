@@ -243,6 +243,12 @@ class Karuta(gamekit.TimedGame):
         return None
 
     def deadline(self, state: engine.State, seat: int) -> tuple[int, dict[str, Any]] | None:
+        """A seat still memorising is made ready after the time plus a grace; a seat still
+        in a reading is passed when its judging window closes."""
+        if state["phase"] == "memorise":
+            if seat not in engine.to_act(state):
+                return None
+            return engine.ready_deadline(state), {"type": "ready"}
         r = state["reading"]
         if state["phase"] != "reading" or r is None:
             return None
