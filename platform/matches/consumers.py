@@ -20,7 +20,7 @@ from django.db import DatabaseError, InterfaceError
 from django.utils import translation
 
 from gamekit import GameError
-from matches import handshake, protocol, services, snapshots
+from matches import handshake, owner, protocol, services, snapshots
 from matches.cookies import SEAT_COOKIE
 from matches.dbcall import db_call
 from matches.driver import driver
@@ -199,7 +199,8 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
         if not self.held:
             raise MatchError("spectator")
         try:
-            applied = await ACTS.submit(
+            submit = owner.submit_act if owner.enabled() else ACTS.submit
+            applied = await submit(
                 self.match_id,
                 self.held,
                 action,

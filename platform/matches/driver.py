@@ -29,7 +29,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from matches import services
+from matches import owner, services
 from matches.dbcall import db_call
 from matches.epoch import ms_until
 
@@ -216,10 +216,13 @@ class LocalDriver:
 
     async def _advance(self, match_id: str, seq: int) -> None:
         try:
-            moved, notices = await db_call(services.collecting_notices(services.advance))(
-                match_id, seq
-            )
-            await services.send_notices(notices)
+            if owner.enabled():  # the match's one queue, beside its people's acts
+                moved = await owner.submit_due(match_id, seq)
+            else:
+                moved, notices = await db_call(services.collecting_notices(services.advance))(
+                    match_id, seq
+                )
+                await services.send_notices(notices)
         except Exception as exc:  # an engine bug must not take the process down
             log.error("server-side move failed: %s", type(exc).__name__)
             return

@@ -1,0 +1,148 @@
+"""One writer per match (matches/owner.py, `MATCHES_WRITER = "owner"`): the fence, and the
+socket tests that matter most for the writer run again on its path.
+
+The fence is the log's unique (match, seq): a writer whose memory is behind (another
+process wrote meanwhile) loses its INSERT, reloads and decides the act again; nothing is
+applied twice and nothing is lost.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+
+import pytest
+
+from matches import owner, snapshots
+from matches.log import replay
+from matches.models import Action, Match, Seat
+from tests.matches import test_consumer, test_no_leak
+from tests.matches.helpers import a_legal_action, create, game_for
+
+
+def _seqs(match_id):
+    return list(
+        Action.objects.filter(match_id=match_id).order_by("seq").values_list("seq", flat=True)
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_writer_whose_memory_is_behind_loses_the_fence_reloads_and_applies_once():
+    match, _token = create(mode="hotseat", players=2)
+    rng = random.Random(4)
+    stale = snapshots.current(match.id, fresh=True)  # what a second process holds in memory
+    seat = game_for(match).to_act(stale.state)[0]
+    first = owner.apply_act(match.id, [0, 1], a_legal_action(match.id, seat, rng), action_id="a1")
+    assert first.seq == stale.match.seq + 1
+
+    # The second writer still has the match at the old seq: its row would be at the seq the
+    # first one wrote. The INSERT loses, it reloads and applies the act on the new state.
+    after = Match.objects.get(pk=match.id)
+    seat = game_for(after).to_act(game_for(after).load_state(after.state))[0]
+    action = a_legal_action(match.id, seat, rng)
+    snapshots.put(stale)
+    second = owner.apply_act(match.id, [0, 1], action, action_id="a2")
+    assert second.seq == first.seq + 1 and not second.duplicate
+
+    # The same act again from the stale memory: found as the duplicate it is, not doubled.
+    snapshots.put(stale)
+    again = owner.apply_act(match.id, [0, 1], action, action_id="a2")
+    assert again.seq == second.seq and again.duplicate
+
+    final = Match.objects.get(pk=match.id)
+    assert _seqs(match.id) == list(range(1, final.seq + 1))
+    game = game_for(final)
+    assert game.dump_state(replay(final)) == final.state
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_server_move_from_memory_behind_the_log_is_not_played_twice(settings):
+    settings.MATCHES_CPU_DELAY_MS = 0  # the CPU's move is due at once
+    match, _token = create(mode="cpu")
+    snap = snapshots.current(match.id, fresh=True)
+    game = game_for(match)
+    # Play until the CPU is due, then let two writers (this process's timer and another's)
+    # both try the CPU's move at the same seq: exactly one is written.
+    rng = random.Random(2)
+    for _ in range(20):
+        snap = snapshots.current(match.id, fresh=True)
+        assert snap.match.status == "playing", "the match ended before a CPU turn"
+        to_act = game.to_act(snap.state)
+        human = [s.index for s in snap.seats if s.kind == Seat.Kind.HUMAN]
+        if to_act and to_act[0] not in human:
+            break
+        owner.apply_act(match.id, human, a_legal_action(match.id, to_act[0], rng))
+    seq = snap.match.seq
+    Match.objects.filter(pk=match.id).update(due_at=snap.match.due_at)
+    first = owner.apply_due(match.id, seq)
+    snapshots.put(snap)  # the other writer's memory: still at seq
+    second = owner.apply_due(match.id, seq)
+    assert first == seq + 1
+    assert second is None
+    assert Action.objects.filter(match_id=match.id, seq=seq + 1).count() == 1
+    final = Match.objects.get(pk=match.id)
+    assert game.dump_state(replay(final)) == final.state
+
+
+@pytest.fixture
+def owner_writer(settings, monkeypatch):
+    """The socket tests below, on the owner's path; each asserts that path ran."""
+    settings.MATCHES_WRITER = "owner"
+    calls = {"acts": 0}
+    apply_act = owner.apply_act
+
+    def counted(*args, **kwargs):
+        calls["acts"] += 1
+        return apply_act(*args, **kwargs)
+
+    monkeypatch.setattr(owner, "apply_act", counted)
+    yield calls
+    assert calls["acts"] > 0, "no act went through the owner's queue"
+
+
+pytestmark_sockets = [
+    pytest.mark.anyio,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_db_threads", "owner_writer"),
+]
+
+
+def _on_owner(test):
+    if "settings" in inspect.signature(test).parameters:
+
+        async def run(settings):
+            await test(settings)
+    else:
+
+        async def run():
+            await test()
+
+    for mark in pytestmark_sockets:
+        run = mark(run)
+    run.__doc__ = test.__doc__
+    return run
+
+
+test_hotseat_plays_every_seat = _on_owner(
+    test_consumer.test_hotseat_one_connection_plays_every_seat
+)
+test_cpu_replies_in_order = _on_owner(
+    test_consumer.test_cpu_match_cpu_replies_and_every_move_arrives_in_order
+)
+test_racing_actions_one_applied = _on_owner(
+    test_consumer.test_racing_actions_one_applied_the_other_told_with_the_current_view
+)
+test_ack_rides_on_the_state_frame = _on_owner(
+    test_consumer.test_an_ack_rides_on_the_state_frame_when_the_client_asks_at_hello
+)
+test_impossible_touch_told = _on_owner(
+    test_consumer.test_an_impossible_touch_is_told_with_its_reason
+)
+test_friend_room = _on_owner(test_consumer.test_friend_room_over_the_socket)
+test_state_checked_against_the_log = _on_owner(
+    test_consumer.test_server_state_is_checked_against_the_log_after_consumer_play
+)
+test_dropped_player_played_by_the_cpu = _on_owner(
+    test_consumer.test_a_dropped_player_is_played_by_the_cpu_after_the_grace_then_returns
+)
+test_no_frame_leaks = _on_owner(test_no_leak.test_no_frame_of_a_full_match_leaks_anything)
