@@ -36,6 +36,7 @@ from matches.epoch import ms_until
 log = logging.getLogger(__name__)
 
 SAME_MOMENT_S = 0.05  # a move due this close to the armed moment keeps the armed timer
+OWNER_RECHECK_MS = 1000  # a timer of a match another process writes (matches/owner.py)
 
 
 @dataclass
@@ -217,6 +218,11 @@ class LocalDriver:
     async def _advance(self, match_id: str, seq: int) -> None:
         try:
             if owner.enabled():  # the match's one queue, beside its people's acts
+                if not await owner.writes_here(match_id):
+                    # Its owner's timer plays it. Looked at again in a second: an owner
+                    # that died lets its lease lapse, and this process takes the match.
+                    self.schedule(match_id, seq, OWNER_RECHECK_MS)
+                    return
                 moved = await owner.submit_due(match_id, seq)
             else:
                 moved, notices = await db_call(services.collecting_notices(services.advance))(

@@ -200,3 +200,20 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"action {self.seq}"
+
+
+class Lease(models.Model):
+    """Which process writes a match (matches/owner.py, `MATCHES_WRITER = "owner"`): the
+    channel its acts are forwarded to, until when, and the epoch (one more at each change
+    of owner). Taken and renewed with one conditional UPDATE (matches/lease.py); kept in the
+    database, so it outlives a Redis outage. The log's unique (match, seq) is the fence."""
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="lease"
+    )
+    owner = models.CharField(max_length=200)
+    epoch = models.PositiveIntegerField(default=1)
+    expires = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"lease {self.epoch}"

@@ -18,18 +18,21 @@ given: no registry to clear between event loops or tests.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
+import secrets
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from gamekit import GameError
-from matches import autoplay, protocol, snapshots
+from matches import autoplay, lease, protocol, snapshots
 from matches.broadcast import collecting_notices, send_notices
 from matches.conf import conf
 from matches.dbcall import db_call
@@ -118,18 +121,195 @@ async def submit_act(
     arrived_ms: float | None = None,
     link: Link | None = None,
 ) -> Applied:
-    """A person's act, through the match's queue (`apply_act`)."""
-    held = list(held)
-    kwargs = {
-        "seat": seat, "action_id": action_id, "expected_seq": expected_seq,
-        "arrived_ms": arrived_ms, "link": link,
+    """A person's act: into the match's queue here if this process writes the match, else
+    forwarded to the process that does. While the layer is down (or the owner does not
+    answer within FORWARD_WAIT_S) it is applied here, through the fence."""
+    act = {
+        "held": list(held), "action": action, "seat": seat, "action_id": action_id,
+        "expected_seq": expected_seq, "arrived_ms": arrived_ms,
+        "link": None if link is None else list(link),
     }  # fmt: skip
-    return await _enqueue(match_id, lambda: apply_act(match_id, held, action, **kwargs))
+    holder = await _route(match_id)
+    if holder is not None:
+        try:
+            return await _forward(holder, match_id, act)
+        except (MatchError, GameError):
+            raise  # the owner refused it
+        except Exception:  # the layer is down, or the owner silent: here, through the fence
+            _forget_holder(match_id)
+    return await _enqueue(match_id, lambda: _apply_forwarded(match_id, act))
+
+
+def _apply_forwarded(match_id: Any, act: dict[str, Any]) -> Applied:
+    link = act.get("link")
+    return apply_act(
+        match_id, act["held"], act["action"], seat=act["seat"], action_id=act["action_id"],
+        expected_seq=act["expected_seq"], arrived_ms=act["arrived_ms"],
+        link=None if link is None else Link(*link),
+    )  # fmt: skip
 
 
 async def submit_due(match_id: Any, expected_seq: int) -> int | None:
-    """The server's move due at `expected_seq` (the match's timer fired), through the queue."""
+    """The server's move due at `expected_seq` (the match's timer fired), through the queue
+    (the driver asks `writes_here` first: another owner's own timer plays its matches)."""
     return await _enqueue(match_id, lambda: apply_due(match_id, expected_seq))
+
+
+async def writes_here(match_id: Any) -> bool:
+    """Whether this process writes the match (its lease taken, renewed or taken over)."""
+    return await _route(match_id) is None
+
+
+# --- which process writes a match: the lease, and forwarding to it ------------------------
+
+# How long a forwarded act waits for the owner's answer before it is applied here instead
+# (through the fence: whichever writes first wins, the other finds the act's id logged).
+FORWARD_WAIT_S = 2.0
+# How long another process's lease is believed before it is read again.
+HOLDER_TRUST_S = 1.0
+
+
+@dataclass
+class _Process:
+    """This process as a writer, on one event loop: its channel (named in its leases), the
+    reader of that channel, who holds which match as far as it knows, forwarded acts waiting
+    for their answer."""
+
+    channel: str | None = None
+    reader: asyncio.Task | None = None
+    holders: dict[str, tuple[str, float]] = field(default_factory=dict)  # -> (channel, until)
+    answers: dict[str, asyncio.Future] = field(default_factory=dict)
+    answering: set[asyncio.Task] = field(default_factory=set)
+
+
+_processes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Process] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _process() -> _Process:
+    return _processes.setdefault(asyncio.get_running_loop(), _Process())
+
+
+def _shared_layer() -> Any:
+    """The channel layer if it spans processes (Redis), else None: with the in-memory layer
+    there is one process, which writes every match without a lease."""
+    layer = get_channel_layer()
+    return None if layer is None or isinstance(layer, InMemoryChannelLayer) else layer
+
+
+async def _route(match_id: Any) -> str | None:
+    """None if this process writes the match (its lease taken or renewed), else the channel
+    of the process that does."""
+    layer = _shared_layer()
+    if layer is None:
+        return None
+    proc, loop = _process(), asyncio.get_running_loop()
+    key = str(match_id)
+    known = proc.holders.get(key)
+    if known is not None and known[1] > loop.time():
+        return None if known[0] == proc.channel else known[0]
+    if proc.channel is None:
+        proc.channel = await layer.new_channel()
+    holder = await db_call(lease.take)(match_id, proc.channel)
+    mine = holder == proc.channel
+    # Ours: taken again (which renews it) a third of its length before it lapses.
+    trust = lease.length_s() * 2 / 3 if mine else HOLDER_TRUST_S
+    proc.holders[key] = (holder, loop.time() + trust)
+    if mine:
+        _listen(proc, layer)
+    return None if mine else holder
+
+
+def _forget_holder(match_id: Any) -> None:
+    _process().holders.pop(str(match_id), None)
+
+
+def _listen(proc: _Process, layer: Any) -> None:
+    if proc.reader is None or proc.reader.done():
+        proc.reader = asyncio.get_running_loop().create_task(_read(proc, layer))
+
+
+async def _read(proc: _Process, layer: Any) -> None:
+    """This process's writer channel: acts forwarded to it, answers to acts it forwarded."""
+    while True:
+        try:
+            message = await layer.receive(proc.channel)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the layer is down: acts are applied where they arrive meanwhile
+            await asyncio.sleep(0.5)
+            continue
+        if message.get("type") == "owner.act":
+            task = asyncio.get_running_loop().create_task(_answer(layer, message))
+            proc.answering.add(task)
+            task.add_done_callback(proc.answering.discard)
+        elif message.get("type") == "owner.answer":
+            waiting = proc.answers.pop(message.get("id"), None)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(message)
+
+
+async def _forward(holder: str, match_id: Any, act: dict[str, Any]) -> Applied:
+    layer, proc = _shared_layer(), _process()
+    if proc.channel is None:
+        proc.channel = await layer.new_channel()
+    _listen(proc, layer)
+    ref = secrets.token_hex(8)
+    waiting = asyncio.get_running_loop().create_future()
+    proc.answers[ref] = waiting
+    try:
+        message = {"type": "owner.act", "id": ref, "reply": proc.channel}
+        await layer.send(holder, {**message, "match": str(match_id), "act": act})
+        answer = await asyncio.wait_for(waiting, FORWARD_WAIT_S)
+    finally:
+        proc.answers.pop(ref, None)
+    if "refused" in answer:
+        raise _refusal(answer["refused"])
+    if "failed" in answer:
+        raise MatchError("unavailable")
+    return Applied(answer["seq"], answer["duplicate"])
+
+
+async def _answer(layer: Any, message: dict[str, Any]) -> None:
+    """An act another process forwarded: applied in this match's queue, answered."""
+    match_id, act = message["match"], message["act"]
+    answer: dict[str, Any] = {"type": "owner.answer", "id": message["id"]}
+    try:
+        applied = await _enqueue(match_id, lambda: _apply_forwarded(match_id, act))
+        answer.update(seq=applied.seq, duplicate=applied.duplicate)
+    except (MatchError, GameError) as exc:
+        answer["refused"] = {
+            "code": exc.code, "game": isinstance(exc, GameError),
+            "reason": getattr(exc, "reason", None),
+        }  # fmt: skip
+    except Exception as exc:
+        answer["failed"] = type(exc).__name__
+    with contextlib.suppress(Exception):
+        await layer.send(message["reply"], answer)
+
+
+def _refusal(refused: dict[str, Any]) -> Exception:
+    """The owner's refusal, rebuilt here (the socket sends it in its own language)."""
+    if not refused.get("game"):
+        return MatchError(refused["code"])
+    cls = _game_errors().get(refused["code"], GameError)
+    exc = cls.__new__(cls)
+    Exception.__init__(exc, refused["code"])
+    exc.code = refused["code"]
+    if refused.get("reason") is not None:
+        exc.reason = refused["reason"]
+    return exc
+
+
+def _game_errors() -> dict[str, type[GameError]]:
+    found: dict[str, type[GameError]] = {}
+    todo = [GameError]
+    while todo:
+        cls = todo.pop()
+        found.setdefault(cls.code, cls)
+        todo.extend(cls.__subclasses__())
+    return found
 
 
 # --- applying (database thread) -----------------------------------------------------------
