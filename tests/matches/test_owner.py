@@ -8,14 +8,18 @@ applied twice and nothing is lost.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import random
+import time
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
-from matches import owner, snapshots
+from matches import lease, owner, snapshots
 from matches.log import replay
-from matches.models import Action, Match, Seat
+from matches.models import Action, Lease, Match, Seat
 from tests.matches import test_consumer, test_no_leak
 from tests.matches.helpers import a_legal_action, create, game_for
 
@@ -84,6 +88,28 @@ def test_a_server_move_from_memory_behind_the_log_is_not_played_twice(settings):
     assert game.dump_state(replay(final)) == final.state
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_lease_is_held_renewed_and_taken_over_with_the_next_epoch_once_expired():
+    match, _token = create(mode="hotseat", players=2)
+    assert lease.take(match.id, "process-a") == "process-a"
+    assert lease.take(match.id, "process-b") == "process-a"  # held: b forwards to a
+    assert lease.take(match.id, "process-a") == "process-a"  # a renews, same epoch
+    row = Lease.objects.get(match=match)
+    assert row.epoch == 1
+    lease.renew("process-b", [match.id])  # not b's: nothing changes
+    assert Lease.objects.get(match=match).expires == row.expires
+    lease.renew("process-a", [match.id])
+    assert Lease.objects.get(match=match).expires > row.expires
+
+    # a dies: its lease lapses, and b takes the match with the next epoch
+    Lease.objects.filter(match=match).update(expires=timezone.now() - timedelta(seconds=1))
+    assert lease.take(match.id, "process-b") == "process-b"
+    row = Lease.objects.get(match=match)
+    assert (row.owner, row.epoch) == ("process-b", 2)
+    assert row.expires > timezone.now() + timedelta(seconds=lease.length_s() - 1)
+    assert lease.take(match.id, "process-a") == "process-b"
+
+
 @pytest.fixture
 def owner_writer(settings, monkeypatch):
     """The socket tests below, on the owner's path; each asserts that path ran."""
@@ -146,3 +172,59 @@ test_dropped_player_played_by_the_cpu = _on_owner(
     test_consumer.test_a_dropped_player_is_played_by_the_cpu_after_the_grace_then_returns
 )
 test_no_frame_leaks = _on_owner(test_no_leak.test_no_frame_of_a_full_match_leaks_anything)
+
+
+@pytest.mark.slow
+@pytest.mark.services
+def test_a_dead_owners_match_is_taken_over_and_played_for_within_the_grace_and_5_s(
+    transactional_db,
+):
+    """Issue 40's figure, on the default leases (seats 8 s renewed every 2 s, the writer's
+    6 s) with a 6 s grace: red's server writes the match (red moved first) and is killed for
+    good; blue, on the other server, moves (forwarded to the dead owner, unanswered, then
+    applied on blue's server through the fence), and red's turn is played for (actor
+    timeout) by the server that took the match over, within 6 + 5 = 11 s of the kill."""
+    from tests.matches.test_recovery import friend_match, need_services
+    from tests.matches.wsbot import Bot
+    from tests.support.server import AsgiServer
+
+    need_services()
+    grace_s = 6
+    env = {"MATCHES_WRITER": "owner", "MATCHES_DISCONNECT_GRACE_S": str(grace_s)}
+    match_id, red_token, blue_token = friend_match()
+    doomed, survivor = AsgiServer(extra_env=env), AsgiServer(extra_env=env)
+    doomed.start()
+    survivor.start()
+    ws = f"/play/{match_id}/ws/"
+
+    async def run() -> float:
+        red = Bot(doomed.ws_url + ws, red_token, name="red")
+        blue = Bot(survivor.ws_url + ws, blue_token, name="blue")
+        await red.open()
+        await blue.open()
+        await red.act(0, "red-1")  # red's server takes the match's lease
+        await blue.until(lambda f: f["type"] == "state" and f["match"]["to_act"] == [1], 20)
+        doomed.kill()
+        killed_at = time.monotonic()
+        reply = await blue.act(1, "blue-1")
+        assert reply["type"] == "ack", reply
+        await blue.until(
+            lambda f: (
+                f["type"] == "state"
+                and any(e["actor"] == "timeout" and e["seat"] == 0 for e in f["events"])
+            ),
+            timeout=grace_s + 5 - (time.monotonic() - killed_at),
+        )
+        return time.monotonic() - killed_at
+
+    try:
+        took = asyncio.run(run())
+    finally:
+        doomed.stop()
+        survivor.stop()
+    print(f"played for {took:.1f} s after the kill")
+    assert took <= grace_s + 5
+    row = Lease.objects.get(match_id=match_id)
+    assert row.epoch >= 2  # taken over
+    final = Match.objects.get(pk=match_id)
+    assert _seqs(match_id) == list(range(1, final.seq + 1))
