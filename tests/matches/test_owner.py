@@ -228,3 +228,50 @@ def test_a_dead_owners_match_is_taken_over_and_played_for_within_the_grace_and_5
     assert row.epoch >= 2  # taken over
     final = Match.objects.get(pk=match_id)
     assert _seqs(match_id) == list(range(1, final.seq + 1))
+
+
+@pytest.mark.slow
+@pytest.mark.services
+def test_acts_on_the_other_process_are_forwarded_to_the_owner_and_answered(transactional_db):
+    """Red's server writes the match (red moved first); blue's acts, on the other server,
+    are forwarded to it and answered well within FORWARD_WAIT_S (the wait after which they
+    would be applied on blue's server through the fence instead), and the lease never moves."""
+    from tests.matches.test_recovery import friend_match, need_services
+    from tests.matches.wsbot import Bot
+    from tests.support.server import AsgiServer
+
+    need_services()
+    env = {"MATCHES_WRITER": "owner"}
+    match_id, red_token, blue_token = friend_match()
+    one, two = AsgiServer(extra_env=env), AsgiServer(extra_env=env)
+    one.start()
+    two.start()
+    ws = f"/play/{match_id}/ws/"
+
+    async def run() -> list[float]:
+        red = Bot(one.ws_url + ws, red_token, name="red")
+        blue = Bot(two.ws_url + ws, blue_token, name="blue")
+        await red.open()
+        await blue.open()
+        answered = []
+        for turn in range(4):
+            await red.act(0, f"red-{turn}")
+            await blue.until(lambda f: f["type"] == "state" and f["match"]["to_act"] == [1], 20)
+            started = time.monotonic()
+            reply = await blue.act(1, f"blue-{turn}")
+            assert reply["type"] == "ack", reply
+            answered.append(time.monotonic() - started)
+            await red.until(lambda f: f["type"] == "state" and f["match"]["to_act"] == [0], 20)
+        return answered
+
+    try:
+        answered = asyncio.run(run())
+    finally:
+        one.stop()
+        two.stop()
+    print(f"forwarded acts answered in {[round(s * 1000) for s in answered]} ms")
+    assert max(answered) < owner.FORWARD_WAIT_S * 0.75
+    row = Lease.objects.get(match_id=match_id)
+    assert row.epoch == 1
+    final = Match.objects.get(pk=match_id)
+    assert _seqs(match_id) == list(range(1, final.seq + 1))
