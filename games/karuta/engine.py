@@ -10,12 +10,15 @@ against the platform's arrival stamps, which the actions carry (`judge.py`).
 
 Phases and actions (what the play pages and the match server build on)
 -------------------------------------------------------------------------
-``memorise`` (only when settings.memorise_seconds > 0)
+``memorise`` (when settings.memorise_seconds > 0, or with settings.ready_first and a person seated)
     Every seat is in ``to_act`` until it sends ``{"type": "ready"}``. The engine
     has no clock: the page counts memorise_seconds down and sends "ready" when
-    it runs out (or when the player skips). CPUs are ready at once. A seat still not
-    ready READY_GRACE_MS after the time ran out (by the actions' stamps) is made ready
-    by the server (``ready_deadline``, the game's deadline).
+    it runs out (or when the player skips), once it can play the first reading (with
+    ready_first and no memorisation time, that is all the phase waits for). CPUs are ready
+    at once. A seat still not ready READY_GRACE_MS after the time ran out (READY_COLD_MS
+    with no memorisation time; by the actions' stamps) is made ready by the server
+    (``ready_deadline``, the game's deadline). With ready_first the first reading's t = 0
+    lies at least FIRST_LEAD_MS after its state begins.
     Competitive players may send ``{"type": "arrange", "rows": [[...], [...], [...]]}``
     (their own cards, rows upper/middle/lower, each row left → right as the
     owner sees it; the same cards, just moved).
@@ -145,6 +148,15 @@ RECEIVE_ROW_ORDER = (1, 2, 0)  # where a received card goes when rows tie
 # when it first shows the phase and says "ready" when it runs out, so this covers a page that
 # loaded late; a "ready" that never comes (a page stopped, an act lost) holds nobody for ever.
 READY_GRACE_MS = 15_000
+# With settings.ready_first and no memorisation time, the phase only waits for the pages to
+# be able to play the first reading (a cold page: load, connect, decode the opening clips;
+# the page gives up waiting after 4 s of its own): the server's cap from the phase's start.
+READY_COLD_MS = 10_000
+# With settings.ready_first, the first reading's t = 0 lies at least this long after its
+# state begins (before it, silence; then the preamble as usual): more than the release lead
+# (150 ms) plus the longest link lead (matches.timed.MAX_LINK_LEAD_MS, 400 ms), so the
+# frame naming the first kana and its clip reaches a page over a slow link before it is due.
+FIRST_LEAD_MS = 1_000
 PUBLIC_SETTINGS = (
     "pace",
     "show_kimariji",
@@ -343,9 +355,17 @@ def new_state(settings: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], s
     rng.shuffle(queue)
     state["queue"] = queue
     events: list[Event] = []
-    if s["memorise_seconds"] == 0:
+    if not _memorises(s, seat_list):
         _start_reading(state, events)
     return state
+
+
+def _memorises(s: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a game opens with the memorise phase: a memorisation time, or (ready_first)
+    a person seated whose page must say it can play before the first reading."""
+    return s["memorise_seconds"] > 0 or (
+        s["ready_first"] and any(not seat["is_cpu"] for seat in seats)
+    )
 
 
 def situation(
@@ -467,7 +487,8 @@ def ready_deadline(state: State) -> int | None:
     start). None outside the phase."""
     if state["phase"] != "memorise":
         return None
-    limit = state["settings"]["memorise_seconds"] * 1000 + READY_GRACE_MS
+    seconds = state["settings"]["memorise_seconds"]
+    limit = seconds * 1000 + READY_GRACE_MS if seconds else READY_COLD_MS
     return limit - state.get("memorise_ms", 0)
 
 
@@ -679,12 +700,18 @@ def _start_reading(state: State, events: list[Event]) -> None:
         "done": [],
         "touches": [[] for _ in seats],
         # Reading time at which the current state began (judge.py): this state began as
-        # the preamble started.
-        "since": preamble[0]["start"],
+        # the preamble started, or (ready_first) FIRST_LEAD_MS before t = 0 at the latest.
+        "since": _first_since(state, preamble[0]["start"]),
     }
     state["phase"] = "reading"
     # Never the poem: this event reaches every client as the reading begins.
     events.append({"type": "reading", "number": state["reading"]["number"], "prev": prev})
+
+
+def _first_since(state: State, preamble_start: int) -> int:
+    if state["read"] or not state["settings"].get("ready_first"):
+        return preamble_start
+    return min(preamble_start, -FIRST_LEAD_MS)
 
 
 def _first_take(r: dict[str, Any]) -> tuple[list[int], int | None]:

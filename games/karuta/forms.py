@@ -243,6 +243,7 @@ class KarutaSettingsForm(forms.Form):
             "pace": pace_setting(cleaned["pace"]),
             "speech": bool(cleaned.get("speech")),
             "memorise_seconds": cleaned["memorise_seconds"],
+            "ready_first": True,  # the first reading waits until the pages can play it
         }
 
     @staticmethod
@@ -276,6 +277,7 @@ class KarutaSettingsForm(forms.Form):
             "pace": pace_setting(cleaned["pace"]),
             "speech": bool(cleaned.get("speech")),
             "memorise_seconds": cleaned["memorise_seconds"],
+            "ready_first": True,
             "otetsuki_penalty": cleaned.get("otetsuki_penalty") or "sit_out",
             "lower_verse_twice": bool(cleaned.get("lower_verse_twice")),
             # Explicit poems (solo practice only) replace the poem set.

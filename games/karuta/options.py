@@ -35,6 +35,12 @@ DEFAULTS: dict[str, Any] = {
     "pace": "standard",
     "speech": True,
     "memorise_seconds": CASUAL_MEMORISE_SECONDS,
+    # The first reading waits for the pages (docs/karuta-online.md): at memorise_seconds 0
+    # a short memorise phase still holds it until every present seat says "ready" (its page
+    # can play), and the first reading's t = 0 lies at least FIRST_LEAD_MS after its state
+    # begins. Opt-in (the menu's form sets it) so stored games and hand-built states replay
+    # unchanged.
+    "ready_first": False,
     "otetsuki_penalty": "sit_out",
     # Chirashi and solo: the lower verse is commonly read twice (seed 001); False reads it once.
     "lower_verse_twice": True,
@@ -104,7 +110,7 @@ def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
         reading.kana_per_second(s["pace"])
     except ValueError as error:
         raise InvalidSettingsError(str(error)) from None
-    for key in ("show_kimariji", "speech", "lower_verse_twice"):
+    for key in ("show_kimariji", "speech", "lower_verse_twice", "ready_first"):
         if not isinstance(s[key], bool):
             raise InvalidSettingsError(f"{key} must be true or false")
     seconds = s["memorise_seconds"]

@@ -17,8 +17,9 @@ Times: `elapsed` is ms since the state began (the frame's `at`); the view's read
 - the reading voice's clips (`voice`: which clip plays when; docs/karuta-online.md):
   an upper-verse clip with its first kana (its time minus the lead), a lower-verse clip
   once the poem is known; the preamble's clips from the start; and `voice_next`, public
-  clips to fetch ahead (the 序歌 while memorising; the clips that may follow those
-  released, by the static trie; the read poem's lower verse once it is known).
+  clips to fetch ahead (while memorising, the 序歌 and every poem's opening clip; the
+  clips that may follow those released, by the static trie; the read poem's lower verse
+  once it is known).
 What stays public from the start: the reading's number, the previous poem and the
 preamble (already read), who is active or sits out, `unit` (the pace), `t0`.
 """
@@ -140,21 +141,27 @@ def following(mode: str, pace: str, clips_of: ClipSource, heard: tuple[str, ...]
 def voice_next(view: Mapping[str, Any], due: int, known: bool, clips_of: ClipSource) -> list[dict]:
     """Public clips a page may fetch ahead, so none is late for its fetch (a clip is due a
     lead after it is named, too short over a slow link): while memorising, the 序歌 (always
-    the same); during a reading, every clip that may follow the upper-verse clips released
-    so far (`following`: before the first kana, every poem's opening clip); once the poem
-    is known, its lower verse, which the next reading opens with the very moment its
-    state begins (before any frame of it can arrive). `due`: the reading's clock plus the
-    lead."""
+    the same) and every poem's opening clip; during a reading, every clip that may follow
+    the upper-verse clips released so far (`following`: before the first kana, every
+    poem's opening clip); once the poem is known, its lower verse, which the next reading
+    opens with the very moment its state begins (before any frame of it can arrive).
+    `due`: the reading's clock plus the lead."""
     pace = view["settings"].get("pace")
     if not isinstance(pace, str):
         return []
     mode = options.reading_mode(view["mode"])  # genpei is read as competitive play
     r = view.get("reading")
     if r is None:
-        if mode != "competitive" or view["phase"] != "memorise":
+        if view["phase"] != "memorise":
             return []
-        clips = clips_of(mode, 1, 0, pace, 1)  # any poem: only the preamble is kept
-        return [_entry(c) for c in clips if c.part in PREAMBLE_PARTS]
+        # What the first reading opens with, for a page to have decoded before it says
+        # "ready": the 序歌 (competitive), then every poem's opening clip (the same list
+        # whichever poem is read first, as before any reading's first kana).
+        ahead = []
+        if mode == "competitive":
+            clips = clips_of(mode, 1, 0, pace, 1)  # any poem: only the preamble is kept
+            ahead = [_entry(c) for c in clips if c.part in PREAMBLE_PARTS]
+        return ahead + [dict(c) for c in following(mode, pace, clips_of, ())]
     # Before the first kana: every poem's opening clip; then whatever may follow the
     # clips released so far.
     heard = tuple(

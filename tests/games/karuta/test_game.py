@@ -121,7 +121,7 @@ def test_the_form_builds_engine_settings(game):
     assert settings == {
         "mode": "chirashi", "players": 4, "cpu_level": "futsu", "poem_set": 2,
         "show_kimariji": True, "pace": "fast", "speech": True, "memorise_seconds": 900,
-        "otetsuki_penalty": "sit_out", "lower_verse_twice": True,
+        "otetsuki_penalty": "sit_out", "lower_verse_twice": True, "ready_first": True,
     }  # fmt: skip
     assert game.player_count(settings) == 4
     f = form(mode="solo", players="")
