@@ -15,6 +15,7 @@ import * as telemetry from "../telemetry.js";
 import { cap, fmt } from "../text.js";
 import { holdMs, readingBase, startReading, syncInterval, timeOn } from "./clock.js";
 import { dropped, faultsSoFar, moved } from "./layout.js";
+import { ReadyGate } from "./ready-gate.js";
 import { isSided, sendChooser, sideCount, sideOfSeat } from "./sides.js";
 
 export class KarutaController {
@@ -29,7 +30,8 @@ export class KarutaController {
     this.frames = [];
     this.holdTimer = null;
     this.memoriseEnd = null;
-    this.readySent = false;
+    this.readySent = false; // asked for (skip, or the time ran out): the gate sends it
+    this.readyGate = new ReadyGate();
     this.sendPending = false;
     this.picked = null;
     this.report = new GameReport({ game: "karuta", config, send: telemetry });
@@ -151,7 +153,15 @@ export class KarutaController {
   ready() {
     if (this.readySent || this.view?.phase !== "memorise" || this.resigned() !== null || !this.view.to_act.includes(this.you())) return;
     this.readySent = true;
-    this.act({ type: "ready" });
+    this.readyGate.want();
+    this.flushReady();
+  }
+
+  /** "ready" goes once this page can play the first reading (or after the gate's cap). */
+  flushReady() {
+    const { view } = this;
+    if (view?.phase !== "memorise" || !view.to_act.includes(this.you()) || this.resigned() !== null) return;
+    if (this.readyGate.due(this.ui.voice?.canPlay(view) ?? true)) this.act({ type: "ready" });
   }
 
   // Rearranging your side: allowed while memorising, or before the upper verse starts and
@@ -209,6 +219,7 @@ export class KarutaController {
       ui.board.showTouches(t);
       this.maybePass(t);
     } else ui.voice?.follow(null, -Infinity, this.view);
+    this.flushReady();
     ui.panel.renderMemorise();
     ui.panel.renderPrompt();
   }
@@ -262,7 +273,7 @@ export class KarutaController {
     const view = this.view;
     document.querySelector("[data-mode-label]").textContent = modeLabel(this.S.modes, view.mode);
     this.report.seen(this.match, this.you() !== null);
-    if (view.phase !== "memorise") { this.memoriseEnd = null; this.readySent = false; }
+    if (view.phase !== "memorise") { this.memoriseEnd = null; this.readySent = false; this.readyGate.reset(); }
     // A resigned match reads no further: its last view stays, without a reading.
     const r = this.resigned() === null ? view.reading : null;
     if (r && (!this.cur || this.cur.number !== r.number)) {

@@ -74,8 +74,13 @@ export class Panel {
     const box = $("[data-memorise]");
     // Written only when it changes: this runs every frame, and writing `hidden` (even the
     // same value) recalculated the page's style each time.
-    const shown = Boolean(g.view) && g.view.phase === "memorise" && g.resigned() === null;
+    const phase = Boolean(g.view) && g.view.phase === "memorise" && g.resigned() === null;
+    // No memorisation time (settings.ready_first): the phase only waits for the pages to be
+    // able to play, so there is nothing to count down or skip; this page is ready at once.
+    const instant = phase && g.view.settings.memorise_seconds === 0;
+    const shown = phase && !instant;
     if (box.hidden === shown) box.hidden = !shown;
+    if (instant) g.ready();
     if (!shown) return;
     if (g.memoriseEnd === null) g.memoriseEnd = g.now() + g.view.settings.memorise_seconds * 1000;
     const left = Math.max(0, Math.ceil((g.memoriseEnd - g.now()) / 1000));

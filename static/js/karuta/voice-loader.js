@@ -31,14 +31,18 @@ export class ClipLoader {
     const next = { promise: this.fetchAndDecode(clip), attempts: (entry?.attempts ?? 0) + 1, retryAt: null };
     this.buffers.set(clip.id, next);
     next.promise.then(
-      () => this.failed.delete(clip.id),
+      () => { next.done = true; this.failed.delete(clip.id); },
       () => {
+        next.done = true;
         this.failed.add(clip.id);
         next.retryAt = this.now() + retryAfterMs(next.attempts);
       },
     );
     return next.promise;
   }
+
+  /** Whether the clip's last load has settled: decoded, or failed (nothing to wait for). */
+  settled(clip) { return Boolean(this.buffers.get(clip.id)?.done) || this.failed.has(clip.id); }
 
   async fetchAndDecode(clip) {
     const response = await this.fetch(clip.url, { credentials: "same-origin" });

@@ -72,6 +72,15 @@ export class Voice {
   /** How late (ms) the reading is shown, with its sound, when the output is slow. */
   delayFor(cur) { return this.plays(cur) && this.running ? presentationDelay(this.latency) : 0; }
 
+  /** Whether this page can play the first reading (ready-gate.js): the voice off or
+   * unavailable, or the audio running with every clip named ahead (voice_next: while
+   * memorising, what the first reading opens with) decoded or given up on. */
+  canPlay(view) {
+    if (!this.capable || !this.prefs.on) return true;
+    if (!this.running) return false;
+    return (view?.voice_next ?? []).every((clip) => this.loader.settled(clip));
+  }
+
   bind() {
     const { el } = this;
     el.on.checked = this.prefs.on;
