@@ -40,3 +40,23 @@ test("a clip answered 404 once is fetched again after the backoff, and then play
 test("the backoff doubles from 0.5 s up to 8 s", () => {
   assert.deepEqual([1, 2, 3, 4, 5, 6, 9].map(retryAfterMs), [500, 1000, 2000, 4000, 8000, 8000, 8000]);
 });
+
+test("settled: a clip's load counts once decoded or failed, not while it is on its way", async () => {
+  const { loader, at } = fakes([404]);
+  const other = { id: "c2", url: "/static/karuta/voice/c2.mp3" };
+  assert.equal(loader.settled(clip), false); // never asked for
+  const failing = loader.load(clip);
+  assert.equal(loader.settled(clip), false); // on its way
+  await assert.rejects(failing);
+  await settle();
+  assert.equal(loader.settled(clip), true); // failed: nothing to wait for (ready-gate.js)
+  at(retryAfterMs(1));
+  const again = loader.load(clip);
+  assert.equal(loader.settled(clip), true); // still counted failed until the retry answers
+  await again;
+  await settle();
+  assert.equal(loader.settled(clip), true);
+  await loader.load(other);
+  await settle();
+  assert.equal(loader.settled(other), true);
+});
