@@ -27,9 +27,9 @@ def length_s() -> float:
     return float(conf("OWNER_LEASE_S", 6))
 
 
-def take(match_id: Any, me: str) -> str:
-    """Hold (or keep holding) the match's lease if it is free, expired or ours; returns the
-    channel of whoever holds it after this call."""
+def take(match_id: Any, me: str) -> tuple[str, float]:
+    """Hold (or keep holding) the match's lease if it is free, expired or ours. Returns who
+    holds it after this call (a channel) and for how many more seconds (at least 0)."""
     now = timezone.now()
     until = now + timedelta(seconds=length_s())
     taken = Lease.objects.filter(Q(owner=me) | Q(expires__lt=now), match_id=match_id).update(
@@ -38,14 +38,16 @@ def take(match_id: Any, me: str) -> str:
         expires=until,
     )
     if taken:
-        return me
+        return me, length_s()
     try:
         with transaction.atomic():
             Lease.objects.create(match_id=match_id, owner=me, expires=until)
-        return me
+        return me, length_s()
     except IntegrityError:  # someone holds it (or took it just now)
-        holder = Lease.objects.filter(match_id=match_id).values_list("owner", flat=True).first()
-        return holder or me
+        row = Lease.objects.filter(match_id=match_id).values_list("owner", "expires").first()
+        if row is None:
+            return me, 0.0  # gone with its match meanwhile
+        return row[0], max(0.0, (row[1] - now).total_seconds())
 
 
 def renew(me: str, match_ids: Iterable[Any]) -> None:

@@ -165,7 +165,7 @@ async def writes_here(match_id: Any) -> bool:
 # How long a forwarded act waits for the owner's answer before it is applied here instead
 # (through the fence: whichever writes first wins, the other finds the act's id logged).
 FORWARD_WAIT_S = 2.0
-# How long another process's lease is believed before it is read again.
+# At least this long another process's lease is believed before it is read again.
 HOLDER_TRUST_S = 1.0
 
 
@@ -211,10 +211,11 @@ async def _route(match_id: Any) -> str | None:
         return None if known[0] == proc.channel else known[0]
     if proc.channel is None:
         proc.channel = await layer.new_channel()
-    holder = await db_call(lease.take)(match_id, proc.channel)
+    holder, left_s = await db_call(lease.take)(match_id, proc.channel)
     mine = holder == proc.channel
-    # Ours: taken again (which renews it) a third of its length before it lapses.
-    trust = lease.length_s() * 2 / 3 if mine else HOLDER_TRUST_S
+    # Ours: taken again (which renews it) a third of its length before it lapses. Another's:
+    # believed until it expires (then taken over if its holder has not renewed it).
+    trust = lease.length_s() * 2 / 3 if mine else max(HOLDER_TRUST_S, left_s)
     proc.holders[key] = (holder, loop.time() + trust)
     if mine:
         _listen(proc, layer)

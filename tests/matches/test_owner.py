@@ -91,9 +91,11 @@ def test_a_server_move_from_memory_behind_the_log_is_not_played_twice(settings):
 @pytest.mark.django_db(transaction=True)
 def test_a_lease_is_held_renewed_and_taken_over_with_the_next_epoch_once_expired():
     match, _token = create(mode="hotseat", players=2)
-    assert lease.take(match.id, "process-a") == "process-a"
-    assert lease.take(match.id, "process-b") == "process-a"  # held: b forwards to a
-    assert lease.take(match.id, "process-a") == "process-a"  # a renews, same epoch
+    assert lease.take(match.id, "process-a") == ("process-a", lease.length_s())
+    holder, left_s = lease.take(match.id, "process-b")
+    assert holder == "process-a"  # held: b forwards to a until it expires
+    assert lease.length_s() - 1 < left_s <= lease.length_s()
+    assert lease.take(match.id, "process-a")[0] == "process-a"  # a renews, same epoch
     row = Lease.objects.get(match=match)
     assert row.epoch == 1
     lease.renew("process-b", [match.id])  # not b's: nothing changes
@@ -103,11 +105,11 @@ def test_a_lease_is_held_renewed_and_taken_over_with_the_next_epoch_once_expired
 
     # a dies: its lease lapses, and b takes the match with the next epoch
     Lease.objects.filter(match=match).update(expires=timezone.now() - timedelta(seconds=1))
-    assert lease.take(match.id, "process-b") == "process-b"
+    assert lease.take(match.id, "process-b")[0] == "process-b"
     row = Lease.objects.get(match=match)
     assert (row.owner, row.epoch) == ("process-b", 2)
     assert row.expires > timezone.now() + timedelta(seconds=lease.length_s() - 1)
-    assert lease.take(match.id, "process-a") == "process-b"
+    assert lease.take(match.id, "process-a")[0] == "process-b"
 
 
 @pytest.fixture
