@@ -17,8 +17,9 @@ RECOVERY = "tests/matches/test_recovery.py"
 FAIRNESS = "tests/fairness/test_fairness.py"
 ONLINE = "tests/matches/test_karuta_online.py"
 VOICE = "tests/browser/test_karuta_voice.py"
+VOICE_FIRST = "tests/browser/test_karuta_voice_first.py"
 GENPEI = "tests/matches/test_genpei_online.py"
-ALONE = (RECOVERY, VOICE)
+ALONE = (RECOVERY, VOICE, VOICE_FIRST)
 
 
 def load_dev():
