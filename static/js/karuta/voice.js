@@ -74,10 +74,11 @@ export class Voice {
 
   /** Whether this page can play the first reading (ready-gate.js): the voice off or
    * unavailable, or the audio running with every clip named ahead (voice_next: while
-   * memorising, what the first reading opens with) decoded or given up on. */
+   * memorising, what the first reading opens with) decoded or given up on. Audio that
+   * the browser holds until a gesture holds nobody: waiting cannot start it (the "start
+   * the sound" button can, and the reading's lead covers a resume on the skip's own click). */
   canPlay(view) {
-    if (!this.capable || !this.prefs.on) return true;
-    if (!this.running) return false;
+    if (!this.capable || !this.prefs.on || !this.running) return true;
     return (view?.voice_next ?? []).every((clip) => this.loader.settled(clip));
   }
 
