@@ -30,8 +30,7 @@ export class KarutaController {
     this.frames = [];
     this.holdTimer = null;
     this.memoriseEnd = null;
-    this.readySent = false; // asked for (skip, or the time ran out): the gate sends it
-    this.readyGate = new ReadyGate();
+    this.readyGate = new ReadyGate(); // "ready" asked for (skip, or the time ran out); sent once the page can play
     this.sendPending = false;
     this.picked = null;
     this.report = new GameReport({ game: "karuta", config, send: telemetry });
@@ -150,9 +149,11 @@ export class KarutaController {
     }
   }
 
+  /** Asked for (panel.js greys the button): the gate holds it until the page can play. */
+  get readySent() { return this.readyGate.wanted; }
+
   ready() {
-    if (this.readySent || this.view?.phase !== "memorise" || this.resigned() !== null || !this.view.to_act.includes(this.you())) return;
-    this.readySent = true;
+    if (this.readyGate.wanted || this.view?.phase !== "memorise" || this.resigned() !== null || !this.view.to_act.includes(this.you())) return;
     this.readyGate.want();
     this.flushReady();
   }
@@ -273,7 +274,7 @@ export class KarutaController {
     const view = this.view;
     document.querySelector("[data-mode-label]").textContent = modeLabel(this.S.modes, view.mode);
     this.report.seen(this.match, this.you() !== null);
-    if (view.phase !== "memorise") { this.memoriseEnd = null; this.readySent = false; this.readyGate.reset(); }
+    if (view.phase !== "memorise") { this.memoriseEnd = null; this.readyGate.reset(); }
     // A resigned match reads no further: its last view stays, without a reading.
     const r = this.resigned() === null ? view.reading : null;
     if (r && (!this.cur || this.cur.number !== r.number)) {
