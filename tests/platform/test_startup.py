@@ -155,6 +155,7 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.slow
+@pytest.mark.any_store  # the README's quick start: embedded defaults whatever the environment
 def test_sigterm_to_dev_run_stops_daphne_and_celery(tmp_path):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
