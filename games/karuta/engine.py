@@ -152,6 +152,10 @@ READY_GRACE_MS = 15_000
 # be able to play the first reading (a cold page: load, connect, decode the opening clips;
 # the page gives up waiting after 4 s of its own): the server's cap from the phase's start.
 READY_COLD_MS = 10_000
+# A seat that owes cards (the send phase) and has not chosen one within this long has one
+# sent for it (the game's deadline, each send a state of its own): a present player who
+# never chooses would otherwise hold the game, and an opponent in a rated game, for ever.
+SEND_LIMIT_MS = 30_000
 # With settings.ready_first, the first reading's t = 0 lies at least this long after its
 # state begins (before it, silence; then the preamble as usual): more than the release lead
 # (150 ms) plus the longest link lead (matches.timed.MAX_LINK_LEAD_MS, 400 ms), so the

@@ -243,12 +243,17 @@ class Karuta(gamekit.TimedGame):
         return None
 
     def deadline(self, state: engine.State, seat: int) -> tuple[int, dict[str, Any]] | None:
-        """A seat still memorising is made ready after the time plus a grace; a seat still
-        in a reading is passed when its judging window closes."""
+        """A seat still memorising is made ready after the time plus a grace; a seat that
+        owes a card has one sent after SEND_LIMIT_MS; a seat still in a reading is passed
+        when its judging window closes."""
         if state["phase"] == "memorise":
             if seat not in engine.to_act(state):
                 return None
             return engine.ready_deadline(state), {"type": "ready"}
+        if state["phase"] == "send":
+            if seat not in engine.to_act(state):
+                return None
+            return engine.SEND_LIMIT_MS, {"type": "send", "card": chosen_send(state)}
         r = state["reading"]
         if state["phase"] != "reading" or r is None:
             return None
@@ -277,6 +282,13 @@ class Karuta(gamekit.TimedGame):
 
     def load_state(self, data: Any) -> engine.State:
         return engine.load(data)
+
+
+def chosen_send(state: engine.State) -> int:
+    """The card sent for a seat that did not choose in time: the one a strong player sends
+    (cpu.send_score), the lowest number among equals: the same for every process."""
+    own = engine.side_cards(state, state["send"]["from"])
+    return max(own, key=lambda card: (cpu.send_score(card, own), -card))
 
 
 def judge_by() -> str:
