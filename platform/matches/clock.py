@@ -4,7 +4,8 @@ timed game's due times read plans already made, `timed.due`). Its settings too.
 
 Where is the 45 s rule? `takeover_at`: an absent human's turn is due once the grace, minus
 the away time of their earlier turns, has passed since max(their turn began, they went
-away); in a timed game (karuta), whose readings come and go, 45 s after they went away.
+away); in a timed game (karuta), whose readings come and go, 45 s after they went away. In a
+rated turn-based game a present human's turn is due `idle_turn_ms` after it began too.
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ def cpu_delay(game: Game) -> timedelta:
 
 def disconnect_grace_ms() -> int:
     return int(conf("DISCONNECT_GRACE_S", 45) * 1000)
+
+
+def idle_turn_ms() -> int:
+    """How long a present person's turn may wait in a rated turn-based game before the CPU
+    plays it (RULES.md §10, "never moving": counted as abandoning, as the 45 s rule is)."""
+    return int(conf("IDLE_TURN_S", 45) * 1000)
 
 
 # A server that dies just after renewing its leases has its seats expired by another's sweep
@@ -86,9 +93,15 @@ def takeover_at(
     (a seat leaves to_act between them, and at every send), so it counts from the drop:
     the rule then means what it says, 45 s after they went away, whatever the readings do."""
     gone = absent_since(match, seat, now)
+    timed_game = gamekit.timed(game) is not None
     if gone is None:
-        return None
-    if gamekit.timed(game) is not None:
+        # Present but never moving: in a rated turn-based game the turn is played after
+        # idle_turn_ms (a timed game's own deadlines end every phase instead).
+        since = since or turn_since(match, seat.index)
+        if not match.rated or timed_game or since is None:
+            return None
+        return since + timedelta(milliseconds=idle_turn_ms())
+    if timed_game:
         return gone + timedelta(milliseconds=disconnect_grace_ms())
     since = since or turn_since(match, seat.index)
     if since is None:

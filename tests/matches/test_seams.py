@@ -19,7 +19,7 @@ from matches.models import Action, Match
 from matches.outcome import MatchOutcome, outcome_of, ranked
 from matches.services import SeatSpec, create_match_for
 from matches.signals import match_finished
-from tests.matches.helpers import Client, a_legal_action
+from tests.matches.helpers import Client, a_legal_action, load
 
 db = database_sync_to_async
 HIDDEN = {"players": 2, "turns": 4}
@@ -263,3 +263,58 @@ def test_a_record_names_signed_in_players_by_handle_and_guests_by_colour(django_
     record = store.for_match(match.id)
     page = HttpClient().get(f"/records/{record.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "yuki" in page and "Blue" in page
+
+
+# --- never moving: a present person's idle turn in a rated game -------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("rated", [True, False])
+def test_a_present_persons_idle_turn_is_played_in_a_rated_game_only(
+    django_user_model, monkeypatch, rated
+):
+    """RULES.md §10: abandoning counts "never moving". Both people stay connected (their
+    leases renewed); the one to act never acts. Rated: the CPU plays that turn
+    IDLE_TURN_S (45 s) after it began, not before, a timeout move, and the seat has forfeited.
+    Unrated (friends): nobody plays for a person who is there."""
+    now = [timezone.now()]
+    monkeypatch.setattr(timezone, "now", lambda: now[0])
+    yuki, ren = people(django_user_model, "yuki", "ren")
+    match, _tokens = create_match_for(
+        "hiddenhand", HIDDEN, "friend", [SeatSpec(yuki.pk), SeatSpec(ren.pk)], rated=rated
+    )
+    services.presence(match.id, [0, 1], +1)
+    began = now[0]
+    match = Match.objects.get(pk=match.id)
+    if not rated:
+        assert match.due_at is None
+        now[0] += timedelta(minutes=5)
+        services.renew_leases({str(match.id): [0, 1]})
+        assert services.advance(match.id) is None
+        return
+    assert abs(match.due_at - began - timedelta(seconds=45)) < timedelta(milliseconds=1)
+    while now[0] < match.due_at - timedelta(seconds=2):
+        now[0] += timedelta(seconds=2)
+        services.renew_leases({str(match.id): [0, 1]})
+    now[0] = match.due_at - timedelta(milliseconds=5)
+    assert services.advance(match.id) is None  # not before
+    now[0] = match.due_at
+    row = Action.objects.get(match=match, seq=services.advance(match.id))
+    assert row.actor == Action.Actor.TIMEOUT
+    # The other person plays on; the idle one never moves. The game ends, the idler last.
+    idler, rng = row.seat, random.Random(3)
+    for _ in range(40):
+        match, state = load(match.id)
+        if match.status == Match.Status.FINISHED:
+            break
+        services.renew_leases({str(match.id): [0, 1]})
+        if idler in services.get_game(match).to_act(state):
+            now[0] = max(now[0], match.due_at)
+            assert services.advance(match.id) is not None
+        else:
+            mover = 1 - idler
+            services.submit_action(match.id, [mover], a_legal_action(match.id, mover, rng))
+    outcome = outcome_of(match.id)
+    assert outcome is not None and outcome.rated
+    assert [s.forfeited for s in outcome.seats] == [i == idler for i in (0, 1)]
+    assert next(s for s in outcome.seats if s.index == idler).place == 2
