@@ -2,19 +2,23 @@
 competitive game played to the end on the server's clock (issue 18).
 
 Both pages run in real time (no fake clock: the reading is released by the server as it
-goes, and each page's clock is its estimate of the server's). A small poem set and the
-engine's fastest pace (20 kana a second, in the menu under the test settings) keep the game
-short.
+goes, and each page's clock is its estimate of the server's). A small poem set, the
+engine's fastest pace (20 kana a second, in the menu under the test settings) and a deal
+whose first eight readings are live cards (tests/support/genpei.py's seed_opening) keep the
+game short: a random deal read about half its 20 poems as dead cards, each a whole reading
+nobody may touch (68-82 s under the parallel pass). The game is still played to its end.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.browser.test_karuta_genpei_friends import in_thread, pin_deal
 from tests.support.rooms import join_by_invitation
 from tests.support.server import AsgiServer
 from tests.support.viewport import in_viewport
@@ -55,6 +59,8 @@ def test_competitive_friend_game_in_two_browsers(transactional_db, poems_in_db, 
         host.wait_for_selector("[data-room-invite]:not([hidden])")
         invite = host.input_value("[data-invite-url]")
         assert "/play/invite/" in invite
+        match_id = json.loads(host.inner_text("#match-config"))["match"]
+        in_thread(pin_deal, match_id, 2, "L" * 8)
 
         guest.goto(invite)
         guest.click("[data-join]")

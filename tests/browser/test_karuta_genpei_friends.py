@@ -58,10 +58,12 @@ def in_thread(function, *args):
         return pool.submit(call).result()
 
 
-def pin_deal(match_id: str) -> None:
+def pin_deal(match_id: str, players: int = 4, opening: str = "LLLLL") -> None:
+    """The room's deal, before its game starts: the first seed that opens as `opening` says
+    (tests/support/genpei.py)."""
     from matches.models import Match
 
-    seed = seed_opening(Match.objects.get(pk=match_id).settings, 4, "LLLLL")
+    seed = seed_opening(Match.objects.get(pk=match_id).settings, players, opening)
     Match.objects.filter(pk=match_id, status=Match.Status.WAITING).update(seed=seed)
 
 
