@@ -29,6 +29,16 @@ export function awayState(match, index) {
   return { at: Number.isFinite(seat.cpu_at) ? seat.cpu_at : null, out: match.on_leave === "out" };
 }
 
+/** The present person whose idle turn the server counts down to (a rated turn-based game
+ * plays a turn left 45 s without a move: matches/clock.py `takeover_at`), or null: a seat
+ * to act, connected, with a takeover moment in the frame. The server sends that moment for a
+ * connected seat only then, so nothing else is decided here. */
+export function idleSeat(match) {
+  if (!match || match.status !== "playing") return null;
+  return match.seats.find((s) => s.kind !== "cpu" && s.taken && s.connected
+    && (match.to_act ?? []).includes(s.index) && Number.isFinite(s.cpu_at)) ?? null;
+}
+
 /** Whole seconds left until `at` at server time `now` (rounded up: "1 s" until it is due). */
 export const secondsLeft = (at, now) => Math.max(0, Math.ceil((at - now) / 1000));
 

@@ -4,7 +4,7 @@
 // when the CPU plays for an absent player (on the board: matches/_away_notice.html; the
 // marks by the seats are the board views', away.js), and the way to the next game.
 
-import { secondsLeft } from "./away.js";
+import { idleSeat, secondsLeft } from "./away.js";
 import { groupOf, swapTargets } from "./seat-groups.js";
 import { seatName } from "./seats.js";
 import * as telemetry from "./telemetry.js";
@@ -228,7 +228,7 @@ export class Room {
     const playedFor = due ? null : away.find((s) => this.awayTurns.has(s.index));
     const seat = due ?? playedFor;
     if (!seat) {
-      notice.hidden = true;
+      this.idleNotice(notice, match);
       return;
     }
     notice.hidden = false;
@@ -250,6 +250,20 @@ export class Room {
       const left = secondsLeft(at, clock());
       if (left > 0) notice.textContent = fmt(soon, { seat: this.seatName(seat.index), s: left });
       else playing();
+    };
+    tick();
+    this.countdown = setInterval(tick, 1000);
+  }
+
+  /** A rated game's idle turn: a present person to act, counted down to the moment the CPU
+   * plays it (away.js `idleSeat`); hidden otherwise. */
+  idleNotice(notice, match) {
+    const seat = idleSeat(match);
+    notice.hidden = !seat;
+    if (!seat) return;
+    const tick = () => {
+      const left = secondsLeft(seat.cpu_at, this.client.serverNow());
+      notice.textContent = fmt(this.S.idleSoon, { seat: this.seatName(seat.index), s: left });
     };
     tick();
     this.countdown = setInterval(tick, 1000);

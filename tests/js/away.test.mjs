@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { AwayMarks, awaySeats, awayState, countdownText, secondsLeft } from "../../static/js/away.js";
+import { AwayMarks, awaySeats, awayState, countdownText, idleSeat, secondsLeft } from "../../static/js/away.js";
 
 const seat = (index, extra = {}) => ({ index, kind: "human", taken: true, connected: true, cpu_at: null, ...extra });
 const room = (seats, extra = {}) => ({ mode: "friend", status: "playing", on_leave: "cpu", seats, ...extra });
@@ -127,4 +127,17 @@ test("where leavers are out, the countdown says when they are out", (t) => {
   t.mock.timers.tick(1000);
   assert.equal(countdown.textContent, "Out of the game");
   away.stop();
+});
+
+test("a present person to act with a takeover moment is counted down to (a rated game's idle turn)", () => {
+  const idle = seat(1, { cpu_at: 90_000 });
+  assert.equal(idleSeat(room([seat(0), idle], { to_act: [1] })), idle);
+  // Not while it is another's turn, without a moment (an unrated room), for an away seat
+  // (the away notice counts that one), a CPU, or once the game is over.
+  assert.equal(idleSeat(room([seat(0), idle], { to_act: [0] })), null);
+  assert.equal(idleSeat(room([seat(0), seat(1)], { to_act: [1] })), null);
+  assert.equal(idleSeat(room([seat(0), seat(1, { cpu_at: 9, connected: false })], { to_act: [1] })), null);
+  assert.equal(idleSeat(room([seat(0), seat(1, { cpu_at: 9, kind: "cpu" })], { to_act: [1] })), null);
+  assert.equal(idleSeat(room([seat(0), idle], { to_act: [1], status: "finished" })), null);
+  assert.equal(idleSeat(null), null);
 });
