@@ -87,8 +87,9 @@ def seat_due(
 def takeover_at(
     match: Match, game: Game, seat: Seat, now: datetime, since: datetime | None = None
 ) -> datetime | None:
-    """When the server starts to play for an absent person (None while they are here, or,
-    in a turn-based game, while it is not their turn: `since`, when it began, is needed).
+    """When the server starts to play for an absent person (None while they are here, but
+    for a rated turn-based game's idle turn, or, in a turn-based game, while it is not their
+    turn: `since`, when it began, is needed).
     A turn-based game counts their own turns' time; a timed game's readings come and go
     (a seat leaves to_act between them, and at every send), so it counts from the drop:
     the rule then means what it says, 45 s after they went away, whatever the readings do."""
