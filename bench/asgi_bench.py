@@ -61,6 +61,11 @@ if PROBE:
     services.renew_leases = probe.timed_job("renew", services.renew_leases)
     services.sweep = probe.timed_job("sweep", services.sweep)
 
+if os.environ.get("BENCH_STAGES"):  # the owner path's steps timed (bench/probe.py)
+    from bench import probe as _stage_probe
+
+    _stage_probe.owner_stages()
+
 if os.environ.get("BENCH_PROFILE"):
     # cProfile of the event-loop thread, written at exit beside the server's log
     # (var/bench/<setup>/profile-<pid>.prof): where a move's time goes, by function.

@@ -110,3 +110,159 @@ def watch() -> None:
     if not _watching:
         _watching = True
         asyncio.get_running_loop().create_task(_watch_loop())
+
+
+# --- the owner path's stages (MATCHES_WRITER=owner; issue 40) ------------------------------
+# Wrapped from outside (production code keeps no counters): each stage's wall times, logged
+# at exit as count / p50 / p99 / max / sum in ms.
+_stages: dict[str, list[float]] = {}
+_counts: Counter = Counter()
+
+
+def _note(name: str, seconds: float) -> None:
+    _stages.setdefault(name, []).append(seconds)
+
+
+def _stage_report() -> None:
+    out = sys.stderr
+    print("probe: owner-path stages (name, n, p50, p99, max, sum ms):", file=out)
+    for name, values in sorted(_stages.items()):
+        ordered = sorted(values)
+        n = len(ordered)
+        p50, p99 = ordered[n // 2], ordered[min(n - 1, int(0.99 * n))]
+        print(f"  stage {name:24} {n:6d} {p50 * 1000:8.1f} {p99 * 1000:8.1f} "
+              f"{ordered[-1] * 1000:8.1f} {sum(ordered) * 1000:9.0f}", file=out)  # fmt: skip
+    for name, count in sorted(_counts.items()):
+        print(f"  count {name:24} {count:6d}", file=out)
+    out.flush()
+
+
+def owner_stages() -> None:
+    """Wrap the owner path's steps (matches/owner.py, lease.py, the layer's send, the database
+    thread) to time each one."""
+    import functools
+
+    from matches import dbcall, lease, owner, snapshots
+
+    def timed_async(module, name, label=None):
+        original = getattr(module, name)
+
+        @functools.wraps(original)
+        async def wrapper(*args, **kwargs):
+            t = time.perf_counter()
+            try:
+                return await original(*args, **kwargs)
+            except BaseException:
+                _counts[f"{label or name} raised"] += 1
+                raise
+            finally:
+                _note(label or name, time.perf_counter() - t)
+
+        setattr(module, name, wrapper)
+
+    def timed_sync(module, name, label=None):
+        original = getattr(module, name)
+
+        @functools.wraps(original)
+        def wrapper(*args, **kwargs):
+            t = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            except BaseException:
+                _counts[f"{label or name} raised"] += 1
+                raise
+            finally:
+                _note(label or name, time.perf_counter() - t)
+
+        setattr(module, name, wrapper)
+
+    # The forwarding side: the whole hop as the forwarding socket waits for it.
+    original_forward = owner._forward
+
+    async def forward(holder, match_id, act):
+        act = {**act, "probe_sent": time.time()}
+        t = time.perf_counter()
+        try:
+            return await original_forward(holder, match_id, act)
+        except BaseException as exc:
+            _counts[f"forward {type(exc).__name__}"] += 1
+            raise
+        finally:
+            _note("forward (round trip)", time.perf_counter() - t)
+
+    owner._forward = forward
+    original_answer = owner._answer
+
+    async def answer(layer, message):
+        sent = message.get("act", {}).get("probe_sent")
+        if sent is not None:
+            _note("forward: act in transit", time.time() - sent)
+        t = time.perf_counter()
+        try:
+            return await original_answer(layer, message)
+        finally:
+            _note("owner: answer (all)", time.perf_counter() - t)
+
+    owner._answer = answer
+    timed_async(owner, "_enqueue", "queue + apply + notices")
+    timed_async(owner, "send_notices", "notices sent")
+    timed_sync(owner, "apply_act", "apply_act (db thread)")
+    timed_sync(owner, "apply_due", "apply_due (db thread)")
+    timed_sync(lease, "take", "lease.take (db thread)")
+    original_fenced = owner._fenced
+
+    def fenced(write):
+        try:
+            return original_fenced(write)
+        except owner._FenceLost:
+            _counts["fence lost"] += 1
+            raise
+
+    owner._fenced = fenced
+    original_current = snapshots.current
+
+    def current(match_id, fresh=False):
+        if fresh:
+            _counts["snapshot reloaded (fresh)"] += 1
+        return original_current(match_id, fresh)
+
+    snapshots.current = current
+    # Every call on the database thread: its time on the thread, and as its caller awaits
+    # it (the difference is the wait for the thread and the loop's wake-up).
+    original_db_call = dbcall.db_call
+
+    def db_call(function):
+        inner = original_db_call(function)
+
+        @functools.wraps(function)
+        async def call(*args, **kwargs):
+            t = time.perf_counter()
+            try:
+                return await inner(*args, **kwargs)
+            finally:
+                _note("db call: awaited", time.perf_counter() - t)
+
+        return call
+
+    original_keep = dbcall.call_keeping_connection
+
+    def keep(function, *args, **kwargs):
+        t = time.perf_counter()
+        try:
+            return original_keep(function, *args, **kwargs)
+        finally:
+            _note("db thread: run", time.perf_counter() - t)
+
+    dbcall.call_keeping_connection = keep
+    for module in _db_call_users():
+        if getattr(module, "db_call", None) is original_db_call:
+            module.db_call = db_call
+    atexit.register(_stage_report)
+
+
+def _db_call_users():
+    import importlib
+
+    for name in ("matches.owner", "matches.consumers", "matches.outgoing", "matches.driver",
+                 "matches.groupcommit", "matches.dbcall"):  # fmt: skip
+        yield importlib.import_module(name)
