@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import gc
 import sys
 import time
@@ -123,8 +124,8 @@ def _note(name: str, seconds: float) -> None:
     _stages.setdefault(name, []).append(seconds)
 
 
-def _stage_report() -> None:
-    out = sys.stderr
+def _stage_report(out=None) -> None:
+    out = out or sys.stderr
     print("probe: owner-path stages (name, n, p50, p99, max, sum ms):", file=out)
     for name, values in sorted(_stages.items()):
         ordered = sorted(values)
@@ -145,7 +146,9 @@ def owner_stages() -> None:
     from matches import dbcall, lease, owner, snapshots
 
     def timed_async(module, name, label=None):
-        original = getattr(module, name)
+        original = getattr(module, name, None)
+        if original is None:
+            return  # not in this version of the module
 
         @functools.wraps(original)
         async def wrapper(*args, **kwargs):
@@ -161,7 +164,9 @@ def owner_stages() -> None:
         setattr(module, name, wrapper)
 
     def timed_sync(module, name, label=None):
-        original = getattr(module, name)
+        original = getattr(module, name, None)
+        if original is None:
+            return  # not in this version of the module
 
         @functools.wraps(original)
         def wrapper(*args, **kwargs):
@@ -208,6 +213,21 @@ def owner_stages() -> None:
     timed_async(owner, "send_notices", "notices sent")
     timed_sync(owner, "apply_act", "apply_act (db thread)")
     timed_sync(owner, "apply_due", "apply_due (db thread)")
+    from matches import autoplay
+
+    original_due, original_ahead = owner.apply_due, autoplay._move_ahead
+
+    def apply_due(match_id, expected_seq):
+        moved = original_due(match_id, expected_seq)
+        _counts[f"apply_due moved: {moved is not None}"] += 1
+        return moved
+
+    def move_ahead(*args, **kwargs):
+        ahead = original_ahead(*args, **kwargs)
+        _counts[f"move ahead: {None if ahead is None else ahead.pick.actor}"] += 1
+        return ahead
+
+    owner.apply_due, autoplay._move_ahead = apply_due, move_ahead
     timed_sync(lease, "take", "lease.take (db thread)")
     original_fenced = owner._fenced
 
@@ -251,13 +271,35 @@ def owner_stages() -> None:
         try:
             return original_keep(function, *args, **kwargs)
         finally:
-            _note("db thread: run", time.perf_counter() - t)
+            took = time.perf_counter() - t
+            _note("db thread: run", took)
+            name = getattr(function, "__qualname__", "?")
+            if name.startswith("collecting_notices") and function.__closure__:
+                inner = function.__closure__[0].cell_contents  # the function it wraps
+                name = "notices of " + getattr(inner, "__qualname__", "?")
+            _note(f"  run: {name}", took)
 
     dbcall.call_keeping_connection = keep
     for module in _db_call_users():
         if getattr(module, "db_call", None) is original_db_call:
             module.db_call = db_call
     atexit.register(_stage_report)
+    # daphne may not reach its atexit handlers when stopped: the report is also written
+    # every 5 s to VAR_DIR/stages-<pid>.txt.
+    import os
+    import threading
+
+    path = os.path.join(os.environ.get("VAR_DIR", "."), f"stages-{os.getpid()}.txt")
+
+    def keep_writing() -> None:
+        while True:
+            time.sleep(5)
+            with contextlib.suppress(Exception), open(path + ".new", "w") as out:
+                _stage_report(out)
+            with contextlib.suppress(OSError):
+                os.replace(path + ".new", path)
+
+    threading.Thread(target=keep_writing, daemon=True).start()
 
 
 def _db_call_users():
