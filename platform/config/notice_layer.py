@@ -119,9 +119,11 @@ class RedisNoticeLayer(RedisChannelLayer):
             raise NotImplementedError("RedisNoticeLayer carries process-specific channels only")
         inbox = self.prefix + self.non_local_name(channel)
         raw = channel.encode() + b"\n" + self.serialize(message)
-        connection = self.connection(0)
-        await connection.rpush(inbox, raw)
-        await connection.expire(inbox, int(self.expiry))
+        # One round trip, not two (the owner path sends two per forwarded act: issue 40).
+        pipe = self.connection(0).pipeline(transaction=False)
+        pipe.rpush(inbox, raw)
+        pipe.expire(inbox, int(self.expiry))
+        await pipe.execute()
 
     async def receive(self, channel: str) -> dict[str, Any]:
         if not self._own(channel):
