@@ -49,6 +49,8 @@ from matches.moves import (
     plan_ahead,
     record_move,
 )
+from matches.movesql import read_seats
+from matches.tokens import still_held
 
 # A lost fence means another writer committed this seq: reload and decide again. A single
 # writer never loses; two (a Redis outage, a room change beside a move) rarely lose twice.
@@ -379,10 +381,16 @@ def apply_act(
 def _write_act(
     snap: snapshots.Snapshot, decision: Decided, action_id: str | None, now: datetime
 ) -> int:
-    plan_ahead(snap, decision.state, snap.seats)  # the CPU's next plans, before the write
+    # The seats are read fresh (one query, no lock): who is here sets the turn clocks, the
+    # away time and the due time this write stores (clock.update_turns), and memory's copy
+    # of presence goes stale (every process renews `last_seen` in the database, not here).
+    seats = read_seats(snap.match.pk)
+    if decision.seat not in still_held(seats, [decision.seat]):
+        raise _FenceLost  # the seat was handed to the CPU meanwhile: reload, decide again
+    plan_ahead(snap, decision.state, seats)  # the CPU's next plans, before the write
     match = copy.copy(snap.match)
     record_move(
-        match, get_game(match), snap.seats, decision.seat, decision.action, decision.state,
+        match, get_game(match), seats, decision.seat, decision.action, decision.state,
         decision.events, decision.before, Action.Actor.HUMAN, now, action_id,
     )  # fmt: skip
     return match.seq
@@ -390,16 +398,17 @@ def _write_act(
 
 def apply_due(match_id: Any, expected_seq: int) -> int | None:
     """The server's move due at `expected_seq`: a CPU's play or a deadline the game set,
-    decided on the state in memory and written through the fence. Anything that depends on
-    who is present (a person away past the grace, a due time to recompute) is left to the
-    locked path, `autoplay.advance`, which reads the seats fresh."""
+    decided on the state in memory (the seats read fresh: who is here) and written through
+    the fence. A person away past the grace, or a due time to recompute, is left to the
+    locked path, `autoplay.advance`."""
     snap = snapshots.current(match_id)
     if snap.match.seq < expected_seq:
         snap = snapshots.current(match_id, fresh=True)  # this process's copy is behind
     if snap.match.seq != expected_seq:
         return None  # moved on: this timer's move was played, or another is due now
     now = timezone.now()
-    ahead = autoplay._move_ahead(snap, snap.seats, now)
+    seats = read_seats(match_id)
+    ahead = autoplay._move_ahead(snap, seats, now)
     if ahead is None or ahead.pick.actor == Action.Actor.TIMEOUT:
         return autoplay.advance(match_id, expected_seq)
     game = get_game(snap.match)
@@ -409,7 +418,7 @@ def apply_due(match_id: Any, expected_seq: int) -> int | None:
         before = game.to_act(snap.state)
         move = ahead.move
         record_move(
-            match, game, snap.seats, ahead.pick.seat, move.action, move.state, move.events,
+            match, game, seats, ahead.pick.seat, move.action, move.state, move.events,
             before, ahead.pick.actor, now,
         )  # fmt: skip
         return match.seq

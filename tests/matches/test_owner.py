@@ -112,6 +112,28 @@ def test_a_lease_is_held_renewed_and_taken_over_with_the_next_epoch_once_expired
     assert lease.take(match.id, "process-a")[0] == "process-b"
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_write_from_old_memory_counts_present_people_as_present():
+    """Memory's copy of the seats goes stale (every process renews `last_seen` in the
+    database every 2 s, not in memory): a write must not take people who are here for a dead
+    server's, adding their turn to their away time and setting a takeover due. Seen in the
+    bench as timers firing for nothing, each followed by every process reading the match."""
+    match, _token = create(mode="hotseat", players=2)
+    now = timezone.now()
+    Seat.objects.filter(match=match).update(connections=1, last_seen=now)
+    snap = snapshots.current(match.id, fresh=True)
+    for seat in snap.seats:  # the copy a process read a minute ago
+        seat.last_seen = now - timedelta(seconds=60)
+    snapshots.put(snap)
+    rng = random.Random(5)
+    for n in range(2):
+        state = snapshots.current(match.id).state
+        seat = game_for(match).to_act(state)[0]
+        owner.apply_act(match.id, [0, 1], a_legal_action(match.id, seat, rng), action_id=f"p{n}")
+    assert Match.objects.get(pk=match.id).due_at is None
+    assert list(Seat.objects.filter(match=match).values_list("away_ms", flat=True)) == [0, 0]
+
+
 @pytest.fixture
 def owner_writer(settings, monkeypatch):
     """The socket tests below, on the owner's path; each asserts that path ran."""
