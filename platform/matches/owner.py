@@ -169,6 +169,9 @@ async def writes_here(match_id: Any) -> bool:
 FORWARD_WAIT_S = 2.0
 # At least this long another process's lease is believed before it is read again.
 HOLDER_TRUST_S = 1.0
+# A lease this process holds is renewed, all in one statement, every third of its length
+# while its match has had an act or a timer here within IDLE_S; an idle match's lapses.
+IDLE_S = 12.0
 
 
 @dataclass
@@ -182,6 +185,8 @@ class _Process:
     holders: dict[str, tuple[str, float]] = field(default_factory=dict)  # -> (channel, until)
     answers: dict[str, asyncio.Future] = field(default_factory=dict)
     answering: set[asyncio.Task] = field(default_factory=set)
+    active: dict[str, float] = field(default_factory=dict)  # a match -> its last act here
+    renewer: asyncio.Task | None = None
 
 
 _processes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Process] = (
@@ -210,18 +215,62 @@ async def _route(match_id: Any) -> str | None:
     key = str(match_id)
     known = proc.holders.get(key)
     if known is not None and known[1] > loop.time():
-        return None if known[0] == proc.channel else known[0]
+        if known[0] == proc.channel:
+            proc.active[key] = loop.time()
+            return None
+        return known[0]
     if proc.channel is None:
         proc.channel = await layer.new_channel()
+    asked = loop.time()
     holder, left_s = await db_call(lease.take)(match_id, proc.channel)
     mine = holder == proc.channel
-    # Ours: taken again (which renews it) a third of its length before it lapses. Another's:
+    # Ours: renewed on this process's beat (_renew) while the match is active here. Another's:
     # believed until it expires (then taken over if its holder has not renewed it).
-    trust = lease.length_s() * 2 / 3 if mine else max(HOLDER_TRUST_S, left_s)
-    proc.holders[key] = (holder, loop.time() + trust)
+    trust = _trusted_s() if mine else max(HOLDER_TRUST_S, left_s)
+    proc.holders[key] = (holder, asked + trust)
     if mine:
+        proc.active[key] = loop.time()
         _listen(proc, layer)
+        _keep_renewing(proc)
     return None if mine else holder
+
+
+def _trusted_s() -> float:
+    """How long this process trusts its own lease after taking or renewing it: two thirds of
+    its length, so it is renewed (or re-taken) before any other process may take it."""
+    return lease.length_s() * 2 / 3
+
+
+def _keep_renewing(proc: _Process) -> None:
+    if proc.renewer is None or proc.renewer.done():
+        proc.renewer = asyncio.get_running_loop().create_task(_renew(proc))
+
+
+async def _renew(proc: _Process) -> None:
+    """Renew every lease this process holds on a match active here, in one statement, every
+    third of a lease's length; stop when there is none (the next take starts it again)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        await asyncio.sleep(lease.length_s() / 3)
+        now = loop.time()
+        for key, last in list(proc.active.items()):
+            if last < now - IDLE_S:
+                del proc.active[key]
+        mine = [k for k in proc.active if proc.holders.get(k, ("", 0))[0] == proc.channel]
+        if not mine:
+            proc.renewer = None
+            return
+        try:
+            kept = await db_call(lease.renew)(proc.channel, mine)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the database is down: the trust lapses, the next act re-takes
+            continue
+        for key in mine:
+            if key in kept:
+                proc.holders[key] = (proc.channel, now + _trusted_s())
+            elif proc.holders.get(key, ("", 0))[0] == proc.channel:
+                del proc.holders[key]  # taken over: the next act reads who holds it
 
 
 def _forget_holder(match_id: Any) -> None:
@@ -267,6 +316,12 @@ async def _forward(holder: str, match_id: Any, act: dict[str, Any]) -> Applied:
         answer = await asyncio.wait_for(waiting, FORWARD_WAIT_S)
     finally:
         proc.answers.pop(ref, None)
+    holds_s = answer.get("holds_s")
+    if isinstance(holds_s, (int, float)) and holds_s > 0:
+        # The owner trusts its lease this much longer: so does this process (no read).
+        key, until = str(match_id), asyncio.get_running_loop().time() + holds_s
+        if proc.holders.get(key, ("", 0))[1] < until:
+            proc.holders[key] = (holder, until)
     if "refused" in answer:
         raise _refusal(answer["refused"])
     if "failed" in answer:
@@ -278,6 +333,12 @@ async def _answer(layer: Any, message: dict[str, Any]) -> None:
     """An act another process forwarded: applied in this match's queue, answered."""
     match_id, act = message["match"], message["act"]
     answer: dict[str, Any] = {"type": "owner.answer", "id": message["id"]}
+    proc, now = _process(), asyncio.get_running_loop().time()
+    holder, trusted_until = proc.holders.get(str(match_id), ("", 0.0))
+    if holder == proc.channel:
+        proc.active[str(match_id)] = now  # keep renewing it
+        if trusted_until > now:
+            answer["holds_s"] = trusted_until - now  # the forwarder believes it as long
     try:
         applied = await _enqueue(match_id, lambda: _apply_forwarded(match_id, act))
         answer.update(seq=applied.seq, duplicate=applied.duplicate)

@@ -98,9 +98,9 @@ def test_a_lease_is_held_renewed_and_taken_over_with_the_next_epoch_once_expired
     assert lease.take(match.id, "process-a")[0] == "process-a"  # a renews, same epoch
     row = Lease.objects.get(match=match)
     assert row.epoch == 1
-    lease.renew("process-b", [match.id])  # not b's: nothing changes
+    assert lease.renew("process-b", [match.id]) == set()  # not b's: nothing changes
     assert Lease.objects.get(match=match).expires == row.expires
-    lease.renew("process-a", [match.id])
+    assert lease.renew("process-a", [match.id]) == {str(match.id)}
     assert Lease.objects.get(match=match).expires > row.expires
 
     # a dies: its lease lapses, and b takes the match with the next epoch
