@@ -2,17 +2,18 @@
 `groupcommit` + `moves.submit_action` + `autoplay.advance` under the row lock).
 
 In this process every act on a match — a person's act from any of its sockets, and the
-server's own move when the match's timer fires — enters that match's one queue and is
-applied in order by one task: decided on the match's state in memory (this process's
-snapshot), then written with no row lock. The fence is the log's unique `(match, seq)`: the
+server's own move when the match's timer fires — enters one queue (the process's group
+commit: at most one act per match in a group, each match's acts in the order they came):
+decided on the match's state in memory (this process's snapshot), then written with no row
+lock. The fence is the log's unique `(match, seq)`: the
 row is written at the in-memory seq + 1, in the transaction that stores the new state, so
 if any other writer (another process, a Celery worker, a room change) wrote that seq first,
 the INSERT loses, the whole transaction rolls back, and the writer reloads the match from
 the database (the state stored with the last log row) and decides the act again on it. Two
 writers can therefore never both commit a seq; a single writer never loses.
 
-A queue's task ends when its queue is empty, so nothing here outlives the acts it was
-given: no registry to clear between event loops or tests.
+The queue's task ends when it is empty, so nothing here outlives the acts it was given: no
+registry to clear between event loops or tests.
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ from django.utils import timezone
 
 from gamekit import GameError
 from matches import autoplay, lease, protocol, snapshots
-from matches.broadcast import collecting_notices, send_notices
 from matches.conf import conf
 from matches.dbcall import db_call
 from matches.errors import MatchError
+from matches.groupcommit import GroupCommit
 from matches.latency import Link
 from matches.log import get_game
 from matches.models import Action
@@ -64,52 +65,20 @@ def enabled() -> bool:
 # --- the queue (event loop) ---------------------------------------------------------------
 
 
-@dataclass
-class _Queue:
-    acts: list[tuple[Callable[[], Any], asyncio.Future]]
-    task: asyncio.Task | None = None
+def _apply(match_id: Any, act: Callable[[], Any]) -> Any:
+    return act()
 
 
-# Each event loop's queues, by match; a queue is dropped once empty.
-_queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _Queue]] = (
-    weakref.WeakKeyDictionary()
-)
+# Every act this process writes, whatever its match, goes through one group commit
+# (groupcommit.py): the acts waiting while the database thread is busy are written in one
+# transaction, one savepoint each (a lost fence rolls back only its own act), at most one
+# per match per group, each match's in the order they came. The notices go out after the
+# commit, before any act's answer. Its writer task ends when nothing waits.
+_writer = GroupCommit(_apply)
 
 
 async def _enqueue(match_id: Any, act: Callable[[], Any]) -> Any:
-    loop = asyncio.get_running_loop()
-    queues = _queues.setdefault(loop, {})
-    key = str(match_id)
-    queue = queues.get(key)
-    if queue is None:
-        queue = queues[key] = _Queue([])
-    future: asyncio.Future = loop.create_future()
-    queue.acts.append((act, future))
-    if queue.task is None:
-        queue.task = loop.create_task(_drain(queues, key, queue))
-    return await future
-
-
-async def _drain(queues: dict[str, _Queue], key: str, queue: _Queue) -> None:
-    """Apply the match's acts one at a time, in the order they came; then stop."""
-    try:
-        while queue.acts:
-            act, future = queue.acts.pop(0)
-            try:
-                # On the database thread; the notices go out after the commit, before the
-                # act's answer (so the acting socket's frame and the others' go together).
-                result, notices = await db_call(collecting_notices(act))()
-            except Exception as exc:
-                if not future.done():
-                    future.set_exception(exc)
-                continue
-            await send_notices(notices)
-            if not future.done():  # its socket may have gone meanwhile
-                future.set_result(result)
-    finally:
-        queue.task = None
-        if queues.get(key) is queue and not queue.acts:
-            del queues[key]
+    return await _writer.submit(match_id, act)
 
 
 async def submit_act(
