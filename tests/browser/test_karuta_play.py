@@ -61,10 +61,11 @@ def view(page) -> dict:
 def play_until_reading(page, number: int, timeout_s: float) -> dict:
     """Wait until the page shows reading `number` (or the game's end), sending a card
     whenever this seat owes one, as a player does: the game waits for that choice (the
-    server sends one itself only after engine.SEND_LIMIT_MS, 30 s). This player never touches, but a CPU's otetsuki still
-    makes it send: about 1 deal in 60 in the first reading (49 of 3,000 seeds through the
-    engine with the server's CPU randomness), and a page that never sent stalled there, as
-    CI saw (reading 2 never came within 60 s)."""
+    server sends one itself only after engine.SEND_LIMIT_MS, 30 s). This player never
+    touches, but a CPU's otetsuki still makes it send: about 1 deal in 60 in the first
+    reading (49 of 3,000 seeds through the engine with the server's CPU randomness), and a
+    page that never sent stalled there, as CI saw before that limit (reading 2 never came
+    within 60 s)."""
     deadline = time.monotonic() + timeout_s
     while True:
         v = view(page)
