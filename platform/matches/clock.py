@@ -34,7 +34,7 @@ def disconnect_grace_ms() -> int:
 
 def idle_turn_ms() -> int:
     """How long a present person's turn may wait in a rated turn-based game before the CPU
-    plays it (RULES.md §10, "never moving": counted as abandoning, as the 45 s rule is)."""
+    plays it ("never moving" counts as abandoning, as the 45 s rule does: docs/lobby.md)."""
     return int(conf("IDLE_TURN_S", 45) * 1000)
 
 

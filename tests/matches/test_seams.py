@@ -273,9 +273,10 @@ def test_a_record_names_signed_in_players_by_handle_and_guests_by_colour(django_
 def test_a_present_persons_idle_turn_is_played_in_a_rated_game_only(
     django_user_model, monkeypatch, rated
 ):
-    """RULES.md §10: abandoning counts "never moving". Both people stay connected (their
-    leases renewed); the one to act never acts. Rated: the CPU plays that turn
-    IDLE_TURN_S (45 s) after it began, not before, a timeout move, and the seat has forfeited.
+    """Abandoning a rated game counts "never moving" (docs/lobby.md, "Fair play"). Both
+    people stay connected (their leases renewed); the one to act never acts. Rated: the CPU
+    plays that turn IDLE_TURN_S (45 s) after it began, not before, a timeout move, and the
+    seat has forfeited.
     Unrated (friends): nobody plays for a person who is there."""
     now = [timezone.now()]
     monkeypatch.setattr(timezone, "now", lambda: now[0])
