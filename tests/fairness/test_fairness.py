@@ -43,10 +43,15 @@ def test_contested_cards_split_fairly_over_unequal_links(transactional_db, poems
     stalled = tally.refused.get("impossible_touch (late)", 0)
     assert set(tally.refused) - {"impossible_touch (late)"} <= {"late loser"}, tally.refused
     assert stalled <= 2 * len(tally.races) // 20, tally.refused
+    # A race nobody won: a touch refused as late and the card left untaken (the judge
+    # closed the reading); never more of them than such refusals. Shares over the rest.
+    won = [r for r in tally.races if r["near_wins"] or r["far_wins"]]
+    assert len(tally.races) - len(won) <= stalled, tally.refused
+    assert not [r for r in won if r["near_wins"] and r["far_wins"]]
     # ~40 races: a share's standard deviation is about 8 %; a 10 ms link that kept an edge
     # of 110 ms would win nearly all of them.
-    assert 0.25 <= tally.near_share <= 0.75, tally.near_share
-    assert tally.near_share + tally.far_share == pytest.approx(1)
+    near_share = sum(r["near_wins"] for r in won) / len(won)
+    assert 0.25 <= near_share <= 0.75, near_share
 
 
 def test_refusals_are_counted_by_reason_and_a_losers_late_touch_apart():
