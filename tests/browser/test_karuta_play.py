@@ -436,6 +436,10 @@ def test_chirashi_with_two_cpus_to_the_end(asgi_server, watched):
         else:
             take_by_keyboard(page, r["poem"])
         wait_new_state(page, r["number"], "reading")
+        if otetsuki_at == r["number"] and view(page)["tally"][0]["otetsuki"] == 0:
+            # The wrong touch was refused (a stalled page's 'late'): a player would try
+            # again, and so does this one, at a later reading.
+            otetsuki_at = None
     v = view(page)
     assert v["phase"] == "over"
     assert sum(len(t) for t in v["taken"]) == 20
@@ -559,7 +563,7 @@ def test_a_refused_touch_is_said_and_the_find_hint_goes_with_its_poem(asgi_serve
     start(page, asgi_server.url, prefix="/en/", mode="chirashi", players="2", pace=FASTEST)
     page.wait_for_function("window.karutaPlay.view().phase === 'reading'")
     assert page.is_hidden("[data-touch-refused]")
-    for _attempt in range(4):
+    for _attempt in range(10):  # a loaded machine's page may miss several t = 0s
         v = view(page)
         if active(v) and clock(page) < 0:
             page.locator(f".kcard[data-card='{field_of(v)[0]}']").focus()
