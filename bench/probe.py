@@ -145,6 +145,18 @@ def owner_stages() -> None:
 
     from matches import dbcall, lease, owner, snapshots
 
+    @contextlib.contextmanager
+    def timing(label):
+        """Note how long the block took under `label`, and count it when it raised."""
+        t = time.perf_counter()
+        try:
+            yield
+        except BaseException:
+            _counts[f"{label} raised"] += 1
+            raise
+        finally:
+            _note(label, time.perf_counter() - t)
+
     def timed_async(module, name, label=None):
         original = getattr(module, name, None)
         if original is None:
@@ -152,14 +164,8 @@ def owner_stages() -> None:
 
         @functools.wraps(original)
         async def wrapper(*args, **kwargs):
-            t = time.perf_counter()
-            try:
+            with timing(label or name):
                 return await original(*args, **kwargs)
-            except BaseException:
-                _counts[f"{label or name} raised"] += 1
-                raise
-            finally:
-                _note(label or name, time.perf_counter() - t)
 
         setattr(module, name, wrapper)
 
@@ -170,14 +176,8 @@ def owner_stages() -> None:
 
         @functools.wraps(original)
         def wrapper(*args, **kwargs):
-            t = time.perf_counter()
-            try:
+            with timing(label or name):
                 return original(*args, **kwargs)
-            except BaseException:
-                _counts[f"{label or name} raised"] += 1
-                raise
-            finally:
-                _note(label or name, time.perf_counter() - t)
 
         setattr(module, name, wrapper)
 
