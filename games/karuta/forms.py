@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from games.karuta import engine
-from games.karuta.options import CASUAL_MEMORISE_SECONDS, TEAM_SIZES
+from games.karuta.options import CASUAL_MEMORISE_SECONDS, POEM_SET_SIZE, TEAM_SIZES
 
 MODE_CHOICES = [
     ("competitive", _("Competitive (one against one)")),
@@ -49,6 +49,14 @@ def pace_choices() -> list[tuple[str, Any]]:
     extra = getattr(settings, "KARUTA_EXTRA_PACES", ())
     # Labelled with the bare number: a test-only option, in no language's words.
     return [*PACE_CHOICES, *((str(kana), str(kana)) for kana in extra)]
+
+
+def poem_set_sizes() -> list[tuple[str, str]]:
+    """Smaller poem sets (the first N poems of the set chosen) that test settings may offer
+    (`KARUTA_EXTRA_POEM_SET_SIZES`, never set in production, config/settings_test.py): browser
+    tests that play chirashi or solo to the end, where every poem is read in real time, and
+    that are about the game's flow rather than its 20 cards, read fewer poems."""
+    return [(str(n), str(n)) for n in getattr(settings, "KARUTA_EXTRA_POEM_SET_SIZES", ())]
 
 
 def pace_setting(chosen: str) -> str | int | float:
@@ -192,6 +200,15 @@ class KarutaSettingsForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if sizes := poem_set_sizes():
+            self.fields["poem_set_size"] = forms.TypedChoiceField(
+                # A test-only option, in no language's words (as the extra paces).
+                label="poem_set_size",
+                choices=[("", str(POEM_SET_SIZE)), *sizes],
+                coerce=int,
+                required=False,
+                empty_value=None,
+            )
         for index, name in enumerate(SEAT_LEVEL_FIELDS, start=1):
             self.fields[name] = forms.ChoiceField(
                 label=_("CPU strength of seat %(n)d") % {"n": index + 1},
@@ -249,6 +266,13 @@ class KarutaSettingsForm(forms.Form):
     @staticmethod
     def to_settings(cleaned: Mapping[str, Any]) -> dict[str, Any]:
         """JSON-able engine settings from the form's cleaned data."""
+        chosen = KarutaSettingsForm._to_settings(cleaned)
+        if chosen.get("poem_set") and cleaned.get("poem_set_size"):  # test settings only
+            chosen["poem_set_size"] = cleaned["poem_set_size"]
+        return chosen
+
+    @staticmethod
+    def _to_settings(cleaned: Mapping[str, Any]) -> dict[str, Any]:
         mode = cleaned["mode"]
         if mode == "genpei":
             teams = [cleaned.get("team_size") or 2, cleaned.get("enemy_size") or 2]

@@ -22,6 +22,11 @@ PENALTIES = ("sit_out", "return_card")
 MAX_MEMORISE_SECONDS = 900  # the official 15 minutes, still offered
 CASUAL_MEMORISE_SECONDS = 120  # the default for a casual game against the CPU
 POEM_SET_SIZE = 20
+# `poem_set_size`: only the first N poems of the chosen set (None: all 20). Production's menu
+# never offers it; the test settings do (KARUTA_EXTRA_POEM_SET_SIZES, games/karuta/forms.py),
+# for browser tests that play a chirashi or solo game to its end, where every poem is read in
+# real time. At least 4: a competitive deal lays a quarter of the pool on each side.
+MIN_POEM_SET_SIZE = 4
 POEM_SETS = (1, 2, 3, 4, 5)
 ALL_POEMS = tuple(range(1, catalogue.POEM_COUNT + 1))
 
@@ -30,6 +35,7 @@ DEFAULTS: dict[str, Any] = {
     "players": None,  # competitive 2, solo 1, chirashi 2..4 (default 2)
     "cpu_level": "futsu",
     "poem_set": None,
+    "poem_set_size": None,
     "poems": None,  # solo only: an explicit list of poems ("practise my slowest 20")
     "show_kimariji": False,
     "pace": "standard",
@@ -92,6 +98,14 @@ def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
         raise InvalidSettingsError(f"unknown CPU level {s['cpu_level']!r}")
     if s["poem_set"] is not None and s["poem_set"] not in POEM_SETS:
         raise InvalidSettingsError("poem_set must be 1..5 (poems 1–20 … 81–100) or None")
+    if s["poem_set_size"] is not None:
+        size = s["poem_set_size"]
+        if s["poem_set"] is None:
+            raise InvalidSettingsError("poem_set_size is for a poem set")
+        if not is_int(size) or not MIN_POEM_SET_SIZE <= size <= POEM_SET_SIZE:
+            raise InvalidSettingsError(
+                f"poem_set_size must be {MIN_POEM_SET_SIZE}..{POEM_SET_SIZE} or None"
+            )
     if s["poems"] is not None:
         poems = s["poems"]
         if s["mode"] != "solo":
@@ -197,5 +211,5 @@ def pool_of(settings: Mapping[str, Any]) -> tuple[int, ...]:
         return tuple(sorted(settings["poems"]))
     if settings.get("poem_set"):
         first = (settings["poem_set"] - 1) * POEM_SET_SIZE + 1
-        return tuple(range(first, first + POEM_SET_SIZE))
+        return tuple(range(first, first + (settings.get("poem_set_size") or POEM_SET_SIZE)))
     return ALL_POEMS

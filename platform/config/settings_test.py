@@ -66,6 +66,10 @@ AXES_ENABLED = False
 # pace_choices): browser tests that play whole games, and do not measure the pace, choose it,
 # since the server reads in real time. Never set in production (config/settings.py).
 KARUTA_EXTRA_PACES = (20,)
+# And smaller poem sets, the first 10 or 12 poems of the set chosen (games/karuta/forms.py,
+# poem_set_sizes): the browser tests that play chirashi or solo practice to the end read
+# every poem of the set in real time; those about the flow, not the 20 cards, read fewer.
+KARUTA_EXTRA_POEM_SET_SIZES = (10, 12)
 
 # The lobby: quick waves, and a CPU offered after 3 s instead of 20 (browser tests wait less).
 LOBBY_WAVE_SECONDS = 2

@@ -195,3 +195,39 @@ def test_only_test_settings_add_the_engines_fastest_pace_to_the_menu(game, setti
     assert chosen["pace"] == 20 and engine.normalize_settings(chosen)["pace"] == 20
     f = form(pace="fast")
     assert f.is_valid() and game.settings_from_form(f.cleaned_data)["pace"] == "fast"
+
+
+def test_only_test_settings_offer_a_smaller_poem_set(game, settings):
+    """KARUTA_EXTRA_POEM_SET_SIZES (config/settings_test.py, absent from config/settings.py)
+    offers the first N poems of a set, for browser tests that play chirashi or solo to the
+    end; production's menu has no such field, and a size without a set is no game."""
+    import config.settings as production
+
+    assert not hasattr(production, "KARUTA_EXTRA_POEM_SET_SIZES")
+    del settings.KARUTA_EXTRA_POEM_SET_SIZES
+    assert "poem_set_size" not in KarutaSettingsForm().fields
+    f = form(mode="chirashi", players="3", poem_set="2", poem_set_size="10")
+    assert f.is_valid(), f.errors
+    assert "poem_set_size" not in game.settings_from_form(f.cleaned_data)
+    settings.KARUTA_EXTRA_POEM_SET_SIZES = (10, 12)
+    choices = KarutaSettingsForm().fields["poem_set_size"].choices
+    assert [k for k, _ in choices] == ["", "10", "12"]
+    f = form(mode="chirashi", players="3", poem_set="2", poem_set_size="10")
+    assert f.is_valid(), f.errors
+    chosen = game.settings_from_form(f.cleaned_data)
+    assert chosen["poem_set_size"] == 10
+    state = engine.new_state(chosen, [{"is_cpu": False}] * 3, seed=1)
+    assert sorted(engine.field_cards(state)) == sorted(state["queue"]) == list(range(21, 31))
+    f = form(mode="competitive", poem_set="", poem_set_size="12")
+    assert f.is_valid(), f.errors
+    assert "poem_set_size" not in game.settings_from_form(f.cleaned_data)  # all 100 poems
+    assert not form(poem_set="1", poem_set_size="7").is_valid()
+    wrong = [
+        {"poem_set_size": 10},
+        {"poem_set": 1, "poem_set_size": 3},
+        {"poem_set": 1, "poem_set_size": 21},
+        {"poem_set": 1, "poem_set_size": "10"},
+    ]
+    for chosen in wrong:
+        with pytest.raises(engine.InvalidSettingsError):
+            engine.normalize_settings(chosen)
