@@ -20,6 +20,7 @@ from typing import Any
 from channels_redis.core import RedisChannelLayer
 from django.core.exceptions import ImproperlyConfigured
 from redis.exceptions import NoScriptError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger(__name__)
 
@@ -83,11 +84,15 @@ class RedisNoticeLayer(RedisChannelLayer):
     batch = 500  # messages popped in one round trip
     inbox_capacity = 20000  # messages waiting for one process before new ones are dropped
     # A Redis that stops answering (paused, a dead link: no connection refused) is an outage
-    # after `answer_within_s`: every call raises then instead of waiting for ever (redis-py's
-    # default), so sockets notice and follow the database (matches/outage.py). The reader's
+    # after `answer_within_s` (the reader: plus `confirm_within_s`): every call raises then
+    # instead of waiting for ever (redis-py's default), so sockets notice and follow the
+    # database (matches/outage.py). The reader's
     # BLPOP waits `read_wait_s` on an idle inbox, below that timeout.
     answer_within_s = 1.0
     read_wait_s = 0.5
+    # A read that timed out is an outage only if a PING then goes unanswered this long too:
+    # a hung Redis is noticed within answer_within_s + confirm_within_s.
+    confirm_within_s = 0.3
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -175,8 +180,8 @@ class RedisNoticeLayer(RedisChannelLayer):
     async def _read(self) -> None:
         """This process's one reader: batches from its inbox to its channels' buffers."""
         connection = self.connection(0)
-        try:
-            while True:
+        while True:
+            try:
                 items = await connection.lpop(self.inbox, self.batch)
                 if not items:
                     popped = await connection.blpop([self.inbox], timeout=self.read_wait_s)
@@ -185,16 +190,35 @@ class RedisNoticeLayer(RedisChannelLayer):
                             return  # nobody is listening: the next receive starts a reader
                         continue
                     items = [popped[1]]
-                for raw in items:
-                    head, _, body = raw.partition(b"\n")
-                    self._deliver(head.decode().split(" "), self.deserialize(body))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if await self._answers_now(exc, connection):
+                    continue  # the loop was late, not Redis: read on
+                # Redis is unreachable: every waiting receive raises, as channels_redis'
+                # would.
+                for waiter in list(self.waiters.values()):
+                    if not waiter.done():
+                        waiter.set_exception(exc)
+                return
+            for raw in items:
+                head, _, body = raw.partition(b"\n")
+                self._deliver(head.decode().split(" "), self.deserialize(body))
+
+    async def _answers_now(self, exc: Exception, connection: Any) -> bool:
+        """After a read timed out: whether Redis answers a PING within `confirm_within_s`.
+        A read times out when this process's event loop stalls past its deadline even if
+        Redis answered in time (the loop wakes to the answer and the deadline at once, and
+        the deadline wins): a stalled loop is not an outage. A refused connection is."""
+        if not isinstance(exc, (RedisTimeoutError, TimeoutError)):
+            return False
+        try:
+            await asyncio.wait_for(connection.ping(), self.confirm_within_s)
         except asyncio.CancelledError:
             raise
-        except Exception as exc:
-            # Redis is unreachable: every waiting receive raises, as channels_redis' would.
-            for waiter in list(self.waiters.values()):
-                if not waiter.done():
-                    waiter.set_exception(exc)
+        except Exception:
+            return False
+        return True
 
     async def group_add(self, group: str, channel: str) -> None:
         if channel in self.buffers:

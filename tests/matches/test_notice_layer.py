@@ -90,6 +90,22 @@ async def test_a_discarded_or_closed_channel_gets_nothing_more():
     await two.close_pools()
 
 
+async def test_a_stalled_event_loop_is_not_taken_for_a_hung_redis():
+    """A busy server's event loop that stalls past a read's deadline (Redis answered in time;
+    the loop was too late to read it) is not an outage: the receivers keep receiving. Taken
+    for one, every socket of the process fell back to following the database at once (724
+    sockets in half a second in a 200-match bench run), a load that stalled the loop more."""
+    one, two = await two_processes("stall.")
+    channel = await one.new_channel()
+    waiting = asyncio.ensure_future(one.receive(channel))
+    await asyncio.sleep(0.1)  # the reader's blocking pop is on the wire
+    time.sleep(one.answer_within_s + 0.3)  # the loop stalls past the pop's deadline
+    await two.send(channel, {"type": "x", "n": 1})
+    assert (await asyncio.wait_for(waiting, 5))["n"] == 1
+    await one.flush()
+    await two.close_pools()
+
+
 async def test_receivers_hear_that_redis_is_unreachable():
     """Consumers learn of an outage from `receive` raising (outage.LayerRecovery._layer_lost)."""
     redis_url()
