@@ -10,12 +10,19 @@ A connection that failed and is no longer usable is still closed, as Django woul
 
 Only asgiref's public `sync_to_async` is used: the function is wrapped, not the thread
 machinery (an earlier version subclassed `SyncToAsync.thread_handler`, a private method).
+
+`background_call` is for the periodic jobs (presence renewal and the sweep): on a database
+that takes concurrent writers (PostgreSQL) they run on a thread (and connection) of their
+own, so a move never waits behind them. A sweep after a connection storm ran 0.8 s on the
+one thread, and every act queued behind it (issue 40's stage probe, docs/matches.md).
+SQLite takes one writer at a time, so there they stay on the one thread.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
 from asgiref.sync import sync_to_async
@@ -55,3 +62,28 @@ def db_call(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
         return call_keeping_connection(function, *args, **kwargs)
 
     return sync_to_async(on_thread, thread_sensitive=True)
+
+
+# One thread: the jobs run one at a time, in order, each beat's after the last one's.
+_background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="matches-background")
+
+
+def background_call(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """`await background_call(f)(*args)`: like `db_call`, on the background thread where the
+    database takes concurrent writers (module docstring)."""
+    if connections["default"].vendor == "sqlite":
+        return db_call(function)
+
+    @functools.wraps(function)
+    def on_thread(*args: Any, **kwargs: Any) -> Any:
+        return call_keeping_connection(function, *args, **kwargs)
+
+    return sync_to_async(on_thread, thread_sensitive=False, executor=_background)
+
+
+async def close_connections() -> None:
+    """Close the connections both threads keep open (after any call still running there):
+    before the database goes away (a test database dropped, a process stopping)."""
+    await db_call(connections.close_all)()
+    if connections["default"].vendor != "sqlite":
+        await background_call(connections.close_all)()

@@ -30,7 +30,7 @@ from typing import Any
 from django.utils import timezone
 
 from matches import owner, services
-from matches.dbcall import db_call
+from matches.dbcall import background_call, db_call
 from matches.epoch import ms_until
 
 log = logging.getLogger(__name__)
@@ -184,11 +184,11 @@ class LocalDriver:
         while True:
             await asyncio.sleep(services.heartbeat_interval())
             try:
-                await db_call(services.renew_leases)(self.held())
+                # Off the acts' thread (dbcall.background_call): a long sweep delays no move.
+                await background_call(services.renew_leases)(self.held())
                 if services.conf("INPROCESS_DRIVER", True):
-                    _moved, notices = await db_call(services.collecting_notices(services.sweep))(
-                        timedelta(seconds=1)
-                    )
+                    sweep = services.collecting_notices(services.sweep)
+                    _moved, notices = await background_call(sweep)(timedelta(seconds=1))
                     await services.send_notices(notices)
             except asyncio.CancelledError:
                 raise

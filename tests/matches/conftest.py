@@ -1,6 +1,4 @@
 import pytest
-from channels.db import database_sync_to_async
-from django.db import connections
 
 
 @pytest.fixture
@@ -10,13 +8,14 @@ def anyio_backend():
 
 @pytest.fixture
 async def close_db_threads(anyio_backend):
-    """Stop this loop's CPU timers, then close the connection the consumers' database
-    thread keeps open (after any call still running there), so the test DB can go."""
+    """Stop this loop's CPU timers, then close the connections the consumers' database
+    threads keep open (after any call still running there), so the test DB can go."""
     yield
+    from matches.dbcall import close_connections
     from matches.driver import driver
 
     driver.cancel_all()
-    await database_sync_to_async(connections.close_all)()
+    await close_connections()
 
 
 @pytest.fixture(autouse=True)

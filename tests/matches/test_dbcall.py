@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from matches.dbcall import db_call
+from matches.dbcall import background_call, db_call
 
 pytestmark = [
     pytest.mark.anyio,
@@ -53,3 +53,38 @@ async def test_a_usable_connection_with_an_error_is_kept():
         kept,
         False,
     )
+
+
+def _vendor() -> str:
+    return connection.vendor
+
+
+async def test_a_background_job_holds_up_no_act_where_the_database_takes_two_writers():
+    """The heartbeat's jobs (presence renewal, the sweep) run on their own thread on
+    PostgreSQL: an act's call finishes while one is still running. On SQLite (one writer)
+    they share the acts' thread."""
+    import asyncio
+    import threading
+
+    release = threading.Event()
+
+    def long_job() -> str:
+        release.wait(timeout=30)
+        return threading.current_thread().name
+
+    job = asyncio.ensure_future(background_call(long_job)())
+    try:
+        if await db_call(_vendor)() == "sqlite":
+            assert not release.is_set()
+            release.set()
+            assert await job == await db_call(lambda: threading.current_thread().name)()
+            return
+        # The act's call answers while the job is blocked (the job would wait 30 s).
+        act_thread = await asyncio.wait_for(
+            db_call(lambda: threading.current_thread().name)(), timeout=10
+        )
+        assert not job.done()
+        release.set()
+        assert await job != act_thread
+    finally:
+        release.set()
