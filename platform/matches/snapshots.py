@@ -85,9 +85,14 @@ _cache: OrderedDict[str, Snapshot] = OrderedDict()
 
 
 def put(snapshot: Snapshot) -> Snapshot:
-    """Store a snapshot as this process's latest for its match (the cache keeps CACHE_SIZE)."""
+    """Store a snapshot as this process's latest for its match (the cache keeps CACHE_SIZE)
+    and return it; one of a later seq stored meanwhile is kept, and returned instead (two
+    threads write here: the acts' and the heartbeat's, dbcall.background_call)."""
     key = str(snapshot.match.pk)
     with _guard:
+        kept = _cache.get(key)
+        if kept is not None and kept.match.seq > snapshot.match.seq:
+            return kept
         _cache[key] = snapshot
         _cache.move_to_end(key)
         while len(_cache) > CACHE_SIZE:

@@ -119,7 +119,8 @@ def test_a_snapshot_behind_the_row_is_read_again_and_planned_outside_the_lock(po
     match, _token = create(mode="cpu", players=2, turns=4)
     behind = snapshots.current(match.id)  # before the person's move
     applied = services.submit_action(match.id, [0], {"type": "draw"}, action_id="me")
-    snapshots.put(behind)  # as a process that did not hear of that move has it
+    snapshots.forget(match.id)  # as a process that did not hear of that move has it:
+    snapshots.put(behind)  # its memory is the older snapshot
     cpu.forget()  # nor planned after it
     calls.clear()
     assert services.advance(match.id, expected_seq=applied.seq) == applied.seq + 1

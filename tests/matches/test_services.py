@@ -374,6 +374,7 @@ def test_a_realtime_game_where_several_seats_act_at_once_runs_through_the_same_p
 
 def hidden_behind(match_id, stale):
     """Put back a snapshot from before a move, as a process that missed that move has it."""
+    snapshots.forget(match_id)  # `put` keeps a later snapshot over an earlier one
     snapshots.put(stale)
 
 
@@ -448,3 +449,15 @@ def test_another_process_follows_a_move_from_its_notice_without_a_read():
     hidden_behind(match.id, behind)
     snapshots.catch_up(match.id, {**message["move"], "events": [{"type": "something else"}]})
     assert snapshots.peek(match.id) is None
+
+
+def test_the_snapshot_cache_keeps_the_later_of_two_writers():
+    """Two threads store snapshots (the acts' and the heartbeat's): one that commits first
+    but stores last must not put the cache back before the other's move."""
+    match, _token = create(mode="hotseat")
+    before = snapshots.current(match.id)
+    services.submit_action(match.id, [0, 1], {"type": "draw"}, action_id="later")
+    after = snapshots.peek(match.id)
+    assert after.match.seq == before.match.seq + 1
+    assert snapshots.put(before) is after
+    assert snapshots.peek(match.id) is after
