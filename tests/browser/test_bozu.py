@@ -102,17 +102,54 @@ def test_page_menu_sections_and_figures(asgi_server, poems_in_db, watched):
     assert watched.errors == []
 
 
+# Inside the viewport, nothing scrolled: each element of a selector.
+INSIDE = """(sel) => [...document.querySelectorAll(sel)].map((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+})"""
+
+
 def test_a_whole_cpu_game_by_keyboard(asgi_server, poems_in_db, watched):
+    """A whole game against three CPUs by keyboard alone, at 1280×800: Tab to the draw
+    button, then only Enter. Every turn the focus is still on the draw button and the
+    counts add up to 100; at the end the pile is empty, the four places are listed, and the
+    result is in view without scrolling, with its buttons and the focus. (One game for what
+    two whole games checked before: this one, and test_play_feel's game that kept the
+    focus.)"""
     page = watched.page
+    page.set_viewport_size({"width": 1280, "height": 800})
     start_from_menu(page, asgi_server.url, "cpu", players=4)
-    draws = play_to_the_end_by_keyboard(page)
-    assert draws >= 1
+    page.wait_for_selector("[data-panel-draw][aria-disabled=false]")
+    # Only keys from here on: Tab until the draw button has the focus.
+    for _ in range(40):
+        if page.evaluate("document.activeElement.matches('[data-panel-draw]')"):
+            break
+        page.keyboard.press("Tab")
+    before, draws = None, 0
+    for _ in range(200):
+        c = page.wait_for_function(NEXT_TURN, arg=before).json_value()
+        assert sum(c["hands"]) + c["field"] + c["pile"] == 100, c
+        if c["result"]:
+            break
+        focused = page.evaluate("document.activeElement.matches('[data-panel-draw]')")
+        where = page.evaluate("document.activeElement.outerHTML")
+        assert focused, f"draw {draws}: focus on {where}"
+        before = c["pile"]
+        page.keyboard.press("Enter")  # the focus stays on the button: no click, no refocus
+        draws += 1
+    else:
+        raise AssertionError("the game did not end")
+    assert draws >= 5
     final = assert_conserved(page)
     assert final["pile"] == 0
     result = page.inner_text("[data-result]")
     assert "位" in result
     places = page.locator("[data-result-places] li").count()
     assert places == 4
+    # The result is in view without scrolling, with its buttons, and has the focus.
+    assert page.evaluate(INSIDE, "[data-result] h2") == [True]
+    assert page.evaluate(INSIDE, "[data-play-again]") == [True]
+    assert page.evaluate("document.activeElement.matches('[data-result]')")
     watched.screenshot("bozu-cpu-result-desktop")
     assert watched.axe_violations() == []
     assert watched.errors == []
