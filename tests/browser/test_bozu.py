@@ -109,13 +109,24 @@ INSIDE = """(sel) => [...document.querySelectorAll(sel)].map((el) => {
 })"""
 
 
+# The faces on the table's piles: each class's shape mark, frame colour and whether the
+# poet's name is written on it.
+FACES = """() => Object.fromEntries([...document.querySelectorAll("svg.bozu-face")].map((svg) => [
+    svg.dataset.class,
+    [svg.dataset.mark, svg.querySelector("rect").getAttribute("stroke"),
+     svg.querySelector("text.face-name") !== null],
+]))"""
+
+
 def test_a_whole_cpu_game_by_keyboard(asgi_server, poems_in_db, watched):
     """A whole game against three CPUs by keyboard alone, at 1280×800: Tab to the draw
     button, then only Enter. Every turn the focus is still on the draw button and the
     counts add up to 100; at the end the pile is empty, the four places are listed, and the
-    result is in view without scrolling, with its buttons and the focus. (One game for what
-    two whole games checked before: this one, and test_play_feel's game that kept the
-    focus.)"""
+    result is in view without scrolling, with its buttons and the focus. The faces on the
+    piles: each class keeps one look all game (test_play_feel.py checks that the classes'
+    looks differ), with the poet's name, and at most one card back on the pile. (One game
+    for what three whole games checked before: this one, and test_play_feel's game that
+    kept the focus and its game that watched the faces.)"""
     page = watched.page
     page.set_viewport_size({"width": 1280, "height": 800})
     start_from_menu(page, asgi_server.url, "cpu", players=4)
@@ -126,9 +137,14 @@ def test_a_whole_cpu_game_by_keyboard(asgi_server, poems_in_db, watched):
             break
         page.keyboard.press("Tab")
     before, draws = None, 0
+    seen: dict[str, list] = {}
     for _ in range(200):
         c = page.wait_for_function(NEXT_TURN, arg=before).json_value()
         assert sum(c["hands"]) + c["field"] + c["pile"] == 100, c
+        for cls, look in page.evaluate(FACES).items():
+            assert look[2], "the poet's name is written on the face"
+            seen.setdefault(cls, look)
+            assert seen[cls] == look
         if c["result"]:
             break
         focused = page.evaluate("document.activeElement.matches('[data-panel-draw]')")
@@ -150,6 +166,9 @@ def test_a_whole_cpu_game_by_keyboard(asgi_server, poems_in_db, watched):
     assert page.evaluate(INSIDE, "[data-result] h2") == [True]
     assert page.evaluate(INSIDE, "[data-play-again]") == [True]
     assert page.evaluate("document.activeElement.matches('[data-result]')")
+    assert {"monk", "noble"} <= set(seen), seen
+    assert len({tuple(v[:2]) for v in seen.values()}) == len(seen)
+    assert page.locator("[data-pile-stack] svg.bozu-back").count() <= 1
     watched.screenshot("bozu-cpu-result-desktop")
     assert watched.axe_violations() == []
     assert watched.errors == []
