@@ -124,9 +124,10 @@ def test_a_whole_cpu_game_by_keyboard(asgi_server, poems_in_db, watched):
     counts add up to 100; at the end the pile is empty, the four places are listed, and the
     result is in view without scrolling, with its buttons and the focus. The faces on the
     piles: each class keeps one look all game (test_play_feel.py checks that the classes'
-    looks differ), with the poet's name, and at most one card back on the pile. (One game
-    for what three whole games checked before: this one, and test_play_feel's game that
-    kept the focus and its game that watched the faces.)"""
+    looks differ), with the poet's name, and at most one card back on the pile. Then the
+    result's pictures at the three sizes of test_screens.py. (One game for what four whole
+    games checked before: this one, test_play_feel's game that kept the focus and its game
+    that watched the faces, and test_screens' game for the result's pictures.)"""
     page = watched.page
     page.set_viewport_size({"width": 1280, "height": 800})
     start_from_menu(page, asgi_server.url, "cpu", players=4)
@@ -171,6 +172,11 @@ def test_a_whole_cpu_game_by_keyboard(asgi_server, poems_in_db, watched):
     assert page.locator("[data-pile-stack] svg.bozu-back").count() <= 1
     watched.screenshot("bozu-cpu-result-desktop")
     assert watched.axe_violations() == []
+    # The result screen's pictures at the three sizes (test_screens.py takes the menu's and
+    # the play screen's).
+    from tests.browser.test_screens import shoot  # that module imports this one
+
+    shoot(page, "bozu-result")
     assert watched.errors == []
 
 
