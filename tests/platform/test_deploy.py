@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 
 from tests.platform.services import need_services
+from tests.support.nginx import local_site, write_conf
 from tests.support.server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -170,34 +171,10 @@ def _certificate(folder: Path) -> tuple[Path, Path]:
 def _nginx_here(folder: Path, app_dir: Path, http_port: int, https_port: int,
                 upstreams: list[int]) -> Path:  # fmt: skip
     """deploy/nginx/hyakunin.conf with this run's ports, certificate and paths, inside a
-    minimal nginx.conf of its own (no root-owned pid or log files)."""
+    minimal nginx.conf of its own (tests/support/nginx.py)."""
     cert, key = _certificate(folder)
-    site = SITE.read_text().replace(APP_DIR, str(app_dir))
-    site = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {cert};", site)
-    site = re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {key};", site)
-    site = re.sub(r"error_log \S+", f"error_log {folder / 'site-error.log'}", site)
-    site = re.sub(r"listen (\[::\]:)?80;", lambda m: "" if m.group(1) else
-                  f"listen 127.0.0.1:{http_port};", site)  # fmt: skip
-    site = re.sub(r"listen (\[::\]:)?443 ssl( http2)?;", lambda m: "" if m.group(1) else
-                  f"listen 127.0.0.1:{https_port} ssl{m.group(2) or ''};", site)  # fmt: skip
-    servers = "".join(f"    server 127.0.0.1:{port};\n" for port in upstreams)
-    site = re.sub(r"(upstream hyakunin_daphne \{\n(?:\s*#.*\n)*)(?:\s*server .*\n)+",
-                  lambda m: m.group(1) + servers, site)  # fmt: skip
-    site = site.replace("server_name karuta.example.org;", "server_name localhost;")
-    (folder / "site.conf").write_text(site)
-    conf = folder / "nginx.conf"
-    conf.write_text(
-        f"pid {folder / 'nginx.pid'};\n"
-        f"error_log {folder / 'error.log'};\n"
-        "events {}\n"
-        "http {\n"
-        "    include /etc/nginx/mime.types;\n"
-        f"    client_body_temp_path {folder / 'body'};\n"
-        f"    proxy_temp_path {folder / 'proxy'};\n"
-        f"    include {folder / 'site.conf'};\n"
-        "}\n"
-    )
-    return conf
+    site = local_site(folder, app_dir, http_port, https_port, upstreams, cert, key)
+    return write_conf(folder, site)
 
 
 def test_nginx_accepts_the_site(tmp_path):
@@ -213,6 +190,92 @@ def test_nginx_accepts_the_site(tmp_path):
     bad = subprocess.run([nginx, "-t", "-c", str(conf), "-p", str(tmp_path)],
                          capture_output=True, text=True)  # fmt: skip
     assert bad.returncode != 0
+
+
+class _Backend:
+    """A tiny HTTP server standing for one daphne process: it answers every request with
+    its name."""
+
+    def __init__(self, name: str):
+        import http.server
+        import threading
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                body = name.encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()  # its port refuses connections from now on
+
+
+def test_the_site_sends_every_socket_of_one_match_to_one_process(tmp_path):
+    """Issue 40 (docs/matches.md, "One writer per match"): the match sockets' upstream
+    hashes the URI consistently, so one match's sockets (and requests) always reach the
+    same process, different matches spread over both, and while a process is down its
+    matches go to the other; the rest of the site is balanced as before."""
+    import random
+    import uuid
+
+    nginx = _tool("nginx")
+    backends = {name: _Backend(name) for name in ("a", "b")}
+    port = free_port()
+    site = local_site(tmp_path, ROOT, free_port(), port, [b.port for b in backends.values()])
+    conf = write_conf(tmp_path, site)
+    proc = subprocess.Popen(
+        [nginx, "-c", str(conf), "-p", str(tmp_path), "-g", "daemon off;"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+
+    def reached(path: str, **headers: str) -> str:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.read().decode()
+
+    def answers() -> bool:
+        try:
+            return reached("/") in backends
+        except OSError:
+            return False
+
+    try:
+        _wait_for(answers, "nginx", 10, [proc])
+        rng = random.Random(40)  # the same match ids every run: nginx's hash is deterministic
+        matches = [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(60)]
+        where = {}
+        for match in matches:
+            path = f"/play/{match}/ws/"
+            seen = {reached(path), reached(path + "?since=3"),
+                    reached(path, Upgrade="websocket", Connection="Upgrade")}  # fmt: skip
+            assert len(seen) == 1, (match, seen)  # a reconnect, another seat: same process
+            where[match] = seen.pop()
+        shares = {name: list(where.values()).count(name) for name in backends}
+        assert min(shares.values()) >= 15, shares  # 60 matches spread over both
+
+        # Everything else as before: round robin over both processes.
+        assert {reached(f"/play/{matches[0]}/") for _ in range(4)} == set(backends)
+        assert {reached("/lobby/") for _ in range(4)} == set(backends)
+
+        # One process down: its matches go to the other; the other's stay where they were.
+        backends["b"].stop()
+        for match in matches:
+            assert reached(f"/play/{match}/ws/") == "a", (match, where[match])
+    finally:
+        proc.send_signal(signal.SIGQUIT)
+        proc.wait(timeout=10)
+        backends["a"].stop()
 
 
 # --- the README's production sequence, end to end ----------------------------------
@@ -432,8 +495,6 @@ def test_the_readme_production_sequence_from_a_fresh_copy(tmp_path, monkeypatch)
         # ... and nginx with the site (the daphne ports in its upstream).
         (tmp_path / "nginx").mkdir()
         conf = _nginx_here(tmp_path / "nginx", app, http_port, https_port, daphne_ports)
-        if os.geteuid() == 0:  # root starts workers as nobody, who cannot read tmp_path
-            conf.write_text("user root;\n" + conf.read_text())
         nginx_proc = subprocess.Popen(
             [nginx, "-c", str(conf), "-p", str(tmp_path / "nginx"), "-g", "daemon off;"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
