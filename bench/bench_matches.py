@@ -31,7 +31,16 @@ the figures are the steady state, not the connection storm of the ramp.
 
 Setups: "embedded" = one daphne process on the embedded defaults (SQLite file,
 in-memory channel layer); "scaleout" = two daphne processes sharing PostgreSQL
-(--database-url) and Redis (--redis-url), each match's bots split across both.
+(--database-url) and Redis (--redis-url), each match's bots split across both (seat i on
+server i mod 2); "proxied" = the same two processes behind nginx with the deploy site's
+routing (deploy/nginx/hyakunin.conf, its upstreams and locations, in plain HTTP: see
+tests/support/nginx.py), every socket dialled through nginx: a match's sockets all reach
+the process its id hashes to (issue 40's proxy design), the echo sockets are balanced
+round robin, and the floor's (and record's) groups are hashed by their path as a match is
+(one location the bench adds, to the site's hashed upstream), so a group shares a process
+as a match's seats do. nginx's CPU (master and workers) is counted in the server column,
+and printed apart below the CPU table. The site's cap of connections per client address
+is lifted for the bench (every bot is 127.0.0.1).
 
   .venv/bin/python bench/bench_matches.py --matches 50,200,500 --seconds 15 --settle 5
 
@@ -56,6 +65,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -92,15 +102,17 @@ class Setup:
             # DEBUG=0 needs a key (settings refuse to make one up); a throwaway one per run.
             SECRET_KEY=os.environ.get("SECRET_KEY") or f"bench-{os.getpid()}-{'k' * 40}",
         )
-        if kind == "scaleout":
+        if kind in ("scaleout", "proxied"):
             self.env.update(DATABASE_URL=args.database_url, REDIS_URL=args.redis_url)
         self.processes = 1 if kind == "embedded" else 2
         self.servers: list[tuple[subprocess.Popen, int]] = []
+        self.nginx: subprocess.Popen | None = None
+        self.nginx_port = 0
 
     def prepare(self) -> None:
         shutil.rmtree(self.var, ignore_errors=True)
         self.var.mkdir(parents=True)
-        if self.kind == "scaleout":
+        if self.kind in ("scaleout", "proxied"):
             server, name = self.env["DATABASE_URL"].rsplit("/", 1)
             # Quoted: a name may hold a dash (s8_match-perf_bench).
             for sql in (f'DROP DATABASE IF EXISTS "{name}"', f'CREATE DATABASE "{name}"'):
@@ -136,8 +148,72 @@ class Setup:
                     if proc.poll() is not None:
                         raise RuntimeError("daphne exited") from None
                     time.sleep(0.1)
+        if self.kind == "proxied":
+            self.start_nginx()
+
+    def start_nginx(self) -> None:
+        """The deploy site in front of the servers (plain HTTP), as tests/support/nginx.py
+        runs it, plus the bench's floor location and no cap per client address."""
+        import re
+        import urllib.error
+        import urllib.request
+
+        from tests.support.nginx import local_site, nginx_binary, write_conf
+
+        binary = nginx_binary()
+        if binary is None:
+            raise RuntimeError("the proxied setup needs nginx")
+        folder = self.var / "nginx"
+        folder.mkdir()
+        self.nginx_port = free_port()
+        site = local_site(folder, ROOT, free_port(), self.nginx_port, self.ports)
+        site, capped = re.subn(r"limit_conn hyakunin_per_client \d+;",
+                               "limit_conn hyakunin_per_client 60000;", site)  # fmt: skip
+        matches = "        location ~ ^/play/[0-9a-f-]+/ws/$ {"
+        assert capped == 1 and matches in site, "the deploy site changed: update the bench"
+        floor = ("        location ~ ^/bench/(fanout|record)/ {\n"
+                 "            proxy_pass http://hyakunin_matches;\n        }\n")  # fmt: skip
+        site = site.replace(matches, floor + matches)
+        conf = write_conf(folder, site, workers=os.cpu_count() or 1, connections=8192)
+        self.nginx = subprocess.Popen(
+            [binary, "-c", str(conf), "-p", str(folder), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL, stderr=(folder / "stderr.log").open("wb"),
+        )  # fmt: skip
+        for _ in range(100):
+            try:
+                url = f"http://127.0.0.1:{self.nginx_port}/api/telemetry/schema/"
+                urllib.request.urlopen(url, timeout=1).read()
+                break
+            except urllib.error.HTTPError:
+                break  # it answers
+            except OSError:
+                if self.nginx.poll() is not None:
+                    raise RuntimeError("nginx exited") from None
+                time.sleep(0.1)
+
+    def proxy_pids(self) -> list[int]:
+        """nginx's master and its workers (nothing on the other setups)."""
+        if self.nginx is None:
+            return []
+        pids = [self.nginx.pid]
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                except (OSError, ValueError, IndexError):
+                    continue
+                if ppid == self.nginx.pid:
+                    pids.append(int(entry.name))
+        return pids
 
     def stop(self) -> None:
+        if self.nginx is not None:
+            self.nginx.send_signal(signal.SIGQUIT)
+            try:
+                self.nginx.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.nginx.kill()
+            self.nginx = None
         for proc, _port in self.servers:
             proc.terminate()
         for proc, _port in self.servers:
@@ -150,6 +226,11 @@ class Setup:
     @property
     def ports(self) -> list[int]:
         return [port for _proc, port in self.servers]
+
+    @property
+    def dial_ports(self) -> list[int]:
+        """Where the bots connect: nginx on the proxied setup, else the servers."""
+        return [self.nginx_port] if self.nginx is not None else self.ports
 
 
 def create_matches(setup: Setup, game: str, count: int, players: int) -> list[dict]:
@@ -240,9 +321,14 @@ def service_pids() -> list[str]:
 class CpuMeter:
     """CPU used by the servers, the services and the bots over one timed window."""
 
-    def __init__(self, server_pids: list[int]):
-        self.groups = {"server": lambda: server_pids, "services": service_pids,
-                       "bots": lambda: [os.getpid()]}  # fmt: skip
+    def __init__(self, server_pids: list[int], proxy_pids: list[int] = ()):
+        # The proxy (nginx, "proxied") is in the server column, and read apart too.
+        self.groups = {
+            "server": lambda: [*server_pids, *proxy_pids],
+            "services": service_pids,
+            "bots": lambda: [os.getpid()],
+            "proxy": lambda: list(proxy_pids),
+        }
         self.start: dict | None = None
         self.used: dict[str, float] = {}
         self.wall = 0.0
@@ -269,7 +355,8 @@ class CpuMeter:
         if not self.used or not ops:
             return f"{'-':>31}"
         each = [1000 * self.used[g] / ops for g in ("server", "services", "bots")]
-        busy = 100 * sum(self.used.values()) / (self.wall * (os.cpu_count() or 1))
+        used = sum(self.used[g] for g in ("server", "services", "bots"))
+        busy = 100 * used / (self.wall * (os.cpu_count() or 1))
         return f"{each[0]:6.2f} {each[1]:5.2f} {each[2]:5.2f} = {sum(each):5.2f} {busy:3.0f}%"
 
 
@@ -570,8 +657,8 @@ def main() -> None:
     for kind in args.setups.split(","):
         setup = Setup(kind, settings_module, args)
         setup.prepare()
-        setup.start()
         try:
+            setup.start()
             for n in counts:
                 for mode in args.modes.split(","):
                     pace = think if mode == "paced" else None
@@ -589,29 +676,33 @@ def main() -> None:
 def run_one(setup, kind, n, mode, think, args) -> None:
     matches = create_matches(setup, game_slug, n, args.players)
     sockets = n * args.players
-    pids = [proc.pid for proc, _port in setup.servers]
+    pids, proxy, ports = (
+        [proc.pid for proc, _port in setup.servers],
+        setup.proxy_pids(),
+        setup.dial_ports,
+    )
     meters = {}
-    METER.append(meters.setdefault("echo", CpuMeter(pids)))
+    METER.append(meters.setdefault("echo", CpuMeter(pids, proxy)))
     echo_rtts, echo_elapsed = asyncio.run(
-        run_echo(setup.ports, sockets, n, args.seconds, args.ramp, think, args.warmup)
+        run_echo(ports, sockets, n, args.seconds, args.ramp, think, args.warmup)
     )
     time.sleep(args.settle)  # let the echo sockets' closes drain
-    METER.append(meters.setdefault("move", CpuMeter(pids)))
+    METER.append(meters.setdefault("move", CpuMeter(pids, proxy)))
     rtts, moves, elapsed, errors, _finished, frame_bytes, seen = asyncio.run(
-        run_matches(setup.ports, matches, args.players, args.seconds, args.ramp, think, args.warmup)
+        run_matches(ports, matches, args.players, args.seconds, args.ramp, think, args.warmup)
     )
     end_matches(setup, matches)
     time.sleep(args.settle)  # disconnects update presence in the database
     size = max(26, args.floor_bytes or frame_bytes)
-    METER.append(meters.setdefault("floor", CpuMeter(pids)))
+    METER.append(meters.setdefault("floor", CpuMeter(pids, proxy)))
     floor_rtts, floor_elapsed = asyncio.run(
-        run_floor(setup.ports, n, args.players, size, args.seconds, args.ramp, think, args.warmup)
+        run_floor(ports, n, args.players, size, args.seconds, args.ramp, think, args.warmup)
     )
     time.sleep(args.settle)
     if args.record:
-        METER.append(meters.setdefault("record", CpuMeter(pids)))
+        METER.append(meters.setdefault("record", CpuMeter(pids, proxy)))
         record_rtts, _ = asyncio.run(
-            run_floor(setup.ports, n, args.players, size, args.seconds, args.ramp, think,
+            run_floor(ports, n, args.players, size, args.seconds, args.ramp, think,
                       args.warmup, consumer="record")
         )  # fmt: skip
         time.sleep(args.settle)
@@ -631,12 +722,31 @@ def run_one(setup, kind, n, mode, think, args) -> None:
     sys.stdout.flush()
     CPU_ROWS.append(
         f"{kind:9} {n:>4} {mode:5} | {meters['echo'].per_op(len(echo_rtts))} "
-        f"| {meters['floor'].per_op(len(floor_rtts))} | {meters['move'].per_op(moves)}"
+        f"| {meters['floor'].per_op(len(floor_rtts))} | {meters['move'].per_op(moves)} "
+        f"| {ratio(meters, 'server', len(floor_rtts), moves)}"
+    )
+    if proxy:
+        ops = {"echo": len(echo_rtts), "floor": len(floor_rtts), "move": moves}
+        each = [per_op(meters[name], "proxy", count) for name, count in ops.items()]
+        PROXY_ROWS.append(f"{kind:9} {n:>4} {mode:5} | echo {each[0]:5.2f} | floor "
+                          f"{each[1]:5.2f} | move {each[2]:5.2f}")  # fmt: skip
+
+
+def per_op(meter: CpuMeter, group: str, ops: int) -> float:
+    used = meter.used.get(group)
+    return 1000 * used / ops if used is not None and ops else float("nan")
+
+
+def ratio(meters: dict, group: str, floor_ops: int, moves: int) -> str:
+    """A group's CPU per move over its CPU per floor round (issue 40's budget: <= 1.5x)."""
+    return (
+        f"{per_op(meters['move'], group, moves) / per_op(meters['floor'], group, floor_ops):5.2f}x"
     )
 
 
 CPU_ROWS: list[str] = []
 RECORD_ROWS: list[str] = []
+PROXY_ROWS: list[str] = []
 
 
 def record_row(kind, n, mode, meters, floor_ops: int, record_ops: int, moves: int) -> str:
@@ -654,15 +764,21 @@ def record_row(kind, n, mode, meters, floor_ops: int, record_ops: int, moves: in
 
 def print_cpu_table() -> None:
     cols = f"{'server':>6} {'svc':>5} {'bots':>5}   {'total':>5} {'busy':>4}"
-    header = f"{'CPU ms per op':20} | {cols} | {cols} | {cols}"
+    header = f"{'CPU ms per op':20} | {cols} | {cols} | {cols} | {'floor':>6}"
     print()
-    print(f"{'':20} | {'echo':^31} | {'floor':^31} | {'move':^31}")
+    print(f"{'':20} | {'echo':^31} | {'floor':^31} | {'move':^31} | {'move ÷':>6}")
     print(header)
     print("-" * len(header))
     for row in CPU_ROWS:
         print(row)
     print("CPU ms per op: server processes, database + Redis servers (svc), bots; busy: the")
-    print("share of all cores used in the window (near 100%: the machine is the limit)")
+    print("share of all cores used in the window (near 100%: the machine is the limit);")
+    print("move ÷ floor: the server column's CPU per move over its CPU per floor round")
+    if PROXY_ROWS:
+        print()
+        print("nginx's CPU ms per op (inside the server column above):")
+        for row in PROXY_ROWS:
+            print(row)
     if RECORD_ROWS:
         print()
         print("server CPU ms per round (x the floor's): floor, record (the floor plus a move's")
