@@ -85,6 +85,26 @@ def pick_game(name: str) -> tuple[str, str]:
     return name, ("config.settings_test" if name == "hiddenhand" else "config.settings")
 
 
+def wait_answering(port: int, proc: subprocess.Popen, name: str, tries: int) -> None:
+    """Until the process on `port` answers an HTTP request (any status), 0.1 s apart."""
+    import urllib.error
+    import urllib.request
+
+    for _ in range(tries):
+        try:
+            # A page without static files: production settings have no manifest here.
+            urllib.request.urlopen(
+                f"http://127.0.0.1:{port}/api/telemetry/schema/", timeout=1
+            ).close()
+            return
+        except urllib.error.HTTPError:
+            return  # it answers
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(f"{name} exited") from None
+            time.sleep(0.1)
+
+
 class Setup:
     def __init__(self, kind: str, settings_module: str, args: argparse.Namespace):
         self.kind = kind
@@ -132,22 +152,8 @@ class Setup:
                 env=self.env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
             self.servers.append((proc, port))
-        import urllib.error
-        import urllib.request
-
         for proc, port in self.servers:
-            for _ in range(200):
-                try:
-                    # A page without static files: production settings have no manifest here.
-                    url = f"http://127.0.0.1:{port}/api/telemetry/schema/"
-                    urllib.request.urlopen(url, timeout=1).read()
-                    break
-                except urllib.error.HTTPError:
-                    break  # it answers
-                except OSError:
-                    if proc.poll() is not None:
-                        raise RuntimeError("daphne exited") from None
-                    time.sleep(0.1)
+            wait_answering(port, proc, "daphne", tries=200)
         if self.kind == "proxied":
             self.start_nginx()
 
@@ -155,8 +161,6 @@ class Setup:
         """The deploy site in front of the servers (plain HTTP), as tests/support/nginx.py
         runs it, plus the bench's floor location and no cap per client address."""
         import re
-        import urllib.error
-        import urllib.request
 
         from tests.support.nginx import local_site, nginx_binary, write_conf
 
@@ -179,17 +183,7 @@ class Setup:
             [binary, "-c", str(conf), "-p", str(folder), "-g", "daemon off;"],
             stdout=subprocess.DEVNULL, stderr=(folder / "stderr.log").open("wb"),
         )  # fmt: skip
-        for _ in range(100):
-            try:
-                url = f"http://127.0.0.1:{self.nginx_port}/api/telemetry/schema/"
-                urllib.request.urlopen(url, timeout=1).read()
-                break
-            except urllib.error.HTTPError:
-                break  # it answers
-            except OSError:
-                if self.nginx.poll() is not None:
-                    raise RuntimeError("nginx exited") from None
-                time.sleep(0.1)
+        wait_answering(self.nginx_port, self.nginx, "nginx", tries=100)
 
     def proxy_pids(self) -> list[int]:
         """nginx's master and its workers (nothing on the other setups)."""
