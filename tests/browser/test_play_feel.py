@@ -154,9 +154,10 @@ FRAMES_IN = """(ms) => new Promise((done) => { let frames = 0; const t0 = perfor
 
 
 def test_a_reading_lays_the_page_out_when_it_changes_not_every_frame(asgi_server, watched):
-    """The karuta page follows the reading every animation frame; what it shows is written
-    only when it changes (a phone's battery, and the test run's CPU: a page that laid itself
-    out 60 times a second cost the solo browser test 55 CPU seconds against 31). Writing an
+    """The karuta page follows the reading as it comes due (it ran every animation frame
+    before frame-loop.js waited for the next due time); what it shows is written only when
+    it changes (a phone's battery, and the test run's CPU: a page that laid itself out 60
+    times a second cost the solo browser test 55 CPU seconds against 31). Writing an
     element's `hidden`, even to the value it has, recalculates the page's style: the speech
     switch's did so every frame (596-602 recalculations in 10 s, 26-30 after). Solo practice:
     its first reading opens after a breath (1.4 s at the slow pace), where a competitive one

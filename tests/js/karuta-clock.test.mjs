@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { SYNC_MS, dueKana, holdMs, minutes, readingAt, readingBase, shownKana, startReading, syncInterval, timeOn, verseTimes } from "../../static/js/karuta/clock.js";
+import { ARRANGE_UNTIL, SYNC_MS, dueKana, holdMs, minutes, nextChange, readingAt, readingBase, shownKana, startReading, syncInterval, timeOn, verseTimes } from "../../static/js/karuta/clock.js";
 
 // A reading as the server releases it (games/karuta/release.py): the first three kana are
 // out, the poem is known (its deciding kana, the third, is out too).
@@ -75,4 +75,40 @@ test("the clock estimate is kept fresh before the first reading, not only during
   assert.equal(syncInterval({ phase: "over", reading: null }), null); // the heartbeat's pace
   assert.equal(syncInterval(null), null);
   assert.ok(SYNC_MS <= 2000);
+});
+
+test("what the reading lines show changes only at the times nextChange names", () => {
+  const chirashi = {
+    ...reading,
+    shimo: { kana: [["く", 1000, "くもの"], ["も", 1100, ""], ["の", 1200, ""]], end: 2000, again: { start: 2500 } },
+    touches: [[1, 17, 640]],
+  };
+  for (const r of [reading, early, chirashi]) {
+    let due = 0;
+    let t = -2600;
+    while (t < 12000) {
+      const next = nextChange(r, t);
+      assert.ok(next > t, `after ${t}`);
+      const shown = JSON.stringify(readingAt(r, t, true));
+      // Every time before the next due one shows the same as t (the page is not woken then).
+      for (let u = t + 1; u < Math.min(next, 12000); u += 1) assert.equal(JSON.stringify(readingAt(r, u, true)), shown, `at ${u} (from ${t})`);
+      if (next === Infinity) break;
+      t = next;
+      due += 1;
+    }
+    assert.ok(due < 40, "a handful of wake-ups, not one a frame");
+  }
+});
+
+test("the prompt's moments, the touches, the close and the lower verse read again are due too", () => {
+  const r = { ...early, close: 9000, touches: [[1, 4, 640]], shimo: { kana: [], again: { start: 7000 } } };
+  assert.equal(nextChange(r, -2600), -2000, "the preamble starts");
+  assert.equal(nextChange(r, -501), -500);
+  assert.equal(nextChange(r, ARRANGE_UNTIL - 1), ARRANGE_UNTIL);
+  assert.equal(nextChange(r, 639), 640, "another seat's touch is shown");
+  assert.equal(nextChange(r, 640), 641, "and a pass may follow it");
+  assert.equal(nextChange(r, 6000), 7000);
+  assert.equal(nextChange(r, 7000), 9001, "passed once the clock is beyond the close");
+  assert.equal(nextChange(r, 9001), Infinity);
+  assert.equal(nextChange({ ...early, preamble: [], close: null, touches: [] }, 1), Infinity, "an unknown close is no time");
 });

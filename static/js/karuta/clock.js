@@ -90,3 +90,33 @@ export function readingAt(r, t, markKimariji) {
 export const minutes = (seconds) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 
 export const secs = (ms) => (ms / 1000).toFixed(2);
+
+/** Arranging your side is allowed until this long before the upper verse (t = -150). */
+export const ARRANGE_UNTIL = -150;
+
+/**
+ * The first reading time after t at which anything the page shows or does for reading r
+ * can change (Infinity: nothing more is due): a kana of the preamble, the upper or the
+ * lower verse due, a preamble line appearing or going, the poem's deciding kana, t = 0 and
+ * ARRANGE_UNTIL (the prompt), the lower verse read again, a touch shown (and passed after),
+ * the close passed. The clock's duties are woken then (frame-loop.js), not every frame.
+ */
+export function nextChange(r, t) {
+  let next = Infinity;
+  const at = (x) => { if (Number.isFinite(x) && x > t && x < next) next = x; };
+  at(ARRANGE_UNTIL);
+  at(0);
+  for (const seg of r.preamble ?? []) {
+    at(seg.start);
+    at(seg.end);
+    at(seg.end + r.unit * 15);
+    if (seg.kana) for (const x of verseTimes(seg.kana, r.unit)) at(x + seg.start);
+  }
+  for (const [, x] of r.kana ?? []) at(x);
+  for (const [, x] of r.shimo?.kana ?? []) at(x);
+  at(r.shimo?.again?.start);
+  at(r.decided);
+  if (r.close !== null && r.close !== undefined) at(r.close + 1); // passed once beyond it
+  for (const [, , x] of r.touches ?? []) { at(x); at(x + 1); }
+  return next;
+}

@@ -13,10 +13,13 @@ import { GameReport, modeLabel } from "../game-report.js";
 import { cpuLabel, seatColour, seatName } from "../seats.js";
 import * as telemetry from "../telemetry.js";
 import { cap, fmt } from "../text.js";
-import { holdMs, readingBase, startReading, syncInterval, timeOn } from "./clock.js";
+import { ARRANGE_UNTIL, holdMs, nextChange, readingBase, startReading, syncInterval, timeOn } from "./clock.js";
 import { dropped, faultsSoFar, moved } from "./layout.js";
 import { ReadyGate } from "./ready-gate.js";
 import { isSided, sendChooser, sideCount, sideOfSeat } from "./sides.js";
+
+const READING_WAIT_MS = 250;
+const IDLE_WAIT_MS = 1000;
 
 export class KarutaController {
   constructor({ config, cards, strings, now = null }) {
@@ -107,7 +110,13 @@ export class KarutaController {
   // --- actions -------------------------------------------------------------------------
 
   // Seats act at once in karuta, so actions are not tied to the last sequence number seen.
-  act(action) { return this.client.act(action, { checkSeq: false }); }
+  // What an action changes on the page (the prompt, the skip button) is drawn in the next
+  // frame: the clock's duties are asked for then (ui.clock: frame-loop.js).
+  act(action) {
+    const id = this.client.act(action, { checkSeq: false });
+    this.ui.clock?.soon();
+    return id;
+  }
 
   take(poem) {
     const { view, S } = this;
@@ -171,7 +180,7 @@ export class KarutaController {
     const { view } = this;
     if (!view || !isSided(view.mode) || this.you() === null) return false;
     if (view.phase === "memorise") return view.to_act.includes(this.you());
-    return this.active() && this.tNow() < -150 && this.myTouches().length === 0;
+    return this.active() && this.tNow() < ARRANGE_UNTIL && this.myTouches().length === 0;
   }
 
   arrange(rows) {
@@ -223,6 +232,25 @@ export class KarutaController {
     this.flushReady();
     ui.panel.renderMemorise();
     ui.panel.renderPrompt();
+    ui.clock?.wake(); // what this tick saw (a new frame's times) sets the next wait
+  }
+
+  /** How long (ms) until anything the clock's duties show or do may change: the reading's
+   * next due time on either of its clocks (shown, and touched), the next second of the
+   * memorisation countdown; at most READING_WAIT_MS while a reading or a "ready" is under
+   * way (the clock estimate moves, a clip decodes), IDLE_WAIT_MS otherwise. */
+  nextMs() {
+    let ms = this.cur || (this.readyGate.wanted && !this.readyGate.sent) ? READING_WAIT_MS : IDLE_WAIT_MS;
+    if (this.cur) {
+      const t = this.tNow();
+      const shown = this.tShown();
+      ms = Math.min(ms, nextChange(this.cur.r, t) - t, nextChange(this.cur.r, shown) - shown);
+    }
+    if (this.memoriseEnd !== null && this.view?.phase === "memorise") {
+      const left = this.memoriseEnd - this.now();
+      if (left > 0) ms = Math.min(ms, (left % 1000 || 1000) + 1); // the shown second changes
+    }
+    return ms;
   }
 
   // --- frames --------------------------------------------------------------------------

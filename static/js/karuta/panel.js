@@ -24,8 +24,8 @@ export class Panel {
     const { r } = cur;
     const shownT = this.g.tShown(); // with the voice, when it is heard
     const at = readingAt(r, shownT, view && this.g.markKimariji());
-    // Called every animation frame: the boxes are written only when what they show changed,
-    // so a reading costs the page no style, layout or paint work between two kana.
+    // Called on every tick (frame-loop.js): the boxes are written only when what they show
+    // changed, so a tick that finds nothing new costs no style, layout or paint work.
     const key = JSON.stringify([shownT < 0, at]);
     if (key === this.shownLine) return;
     this.shownLine = key;
@@ -72,7 +72,7 @@ export class Panel {
   renderMemorise() {
     const g = this.g;
     const box = $("[data-memorise]");
-    // Written only when it changes: this runs every frame, and writing `hidden` (even the
+    // Written only when it changes: this runs on every tick, and writing `hidden` (even the
     // same value) recalculated the page's style each time.
     const phase = Boolean(g.view) && g.view.phase === "memorise" && g.resigned() === null;
     // No memorisation time (settings.ready_first): the phase only waits for the pages to be

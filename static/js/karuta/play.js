@@ -4,8 +4,9 @@
 // reader's time base, on the server's clock: match-client.js with clock-sync.js),
 // board-view, fit (a phone's board fills the screen), panel (reader and side panel),
 // result-view, keyboard, voice (the recorded reading voice; speech is its fallback), stats
-// (solo practice), frame-loop (the clock's duties, until the game is over); clock, layout,
-// typeahead, stats, voice-schedule and frame-loop are pure (tests/js), and fit's arithmetic.
+// (solo practice), frame-loop (the clock's duties, when something is due, until the game is
+// over); clock, layout, typeahead, stats, voice-schedule and frame-loop are pure (tests/js),
+// and fit's arithmetic.
 
 import { MatchClient } from "../match-client.js";
 import { Room } from "../room.js";
@@ -53,5 +54,8 @@ document.querySelector("[data-skip]").addEventListener("click", () => game.ready
 
 // Read-only handle for tests and curious players: what this page was told, nothing more.
 window.karutaPlay = { view: () => game.view, clock: () => game.tNow(), offset: () => client.offset, sounds: () => sound.played.slice(), voice: () => game.ui.voice.report(), ticking: () => clock.running() };
-const clock = runClock({ tick: () => game.tick(), over: () => game.over() });
+const clock = runClock({ tick: () => game.tick(), over: () => game.over(), next: () => game.nextMs() });
+game.ui.clock = clock;
+// Back from a hidden tab (whose timers the browser slows): what fell due meanwhile, now.
+document.addEventListener("visibilitychange", () => { if (!document.hidden) clock.soon(); });
 client.connect();

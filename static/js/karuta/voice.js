@@ -137,7 +137,7 @@ export class Voice {
     if (this.prefs.on) for (const clip of view?.voice_next ?? []) this.loader.load(clip).catch(() => {});
     // While the recorded voice reads, the speech fallback's switch (and its "no Japanese
     // voice on this device" note) would only confuse.
-    // (Written only when it changes: this runs every frame, and any write of `hidden`
+    // (Written only when it changes: this runs on every tick, and any write of `hidden`
     // recalculates the page's style.)
     if (cur && this.el.speech && this.el.speech.hidden !== this.plays(cur)) this.el.speech.hidden = this.plays(cur);
     if (!this.plays(cur) || !this.running) return;
