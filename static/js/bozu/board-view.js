@@ -10,9 +10,19 @@ import { backSvg, faceSvg, pileLayers } from "./face.js";
 
 const reduced = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
+/** Write a property only when it differs (a write, even of the same value, dirties style). */
+function set(target, name, value) {
+  if (target[name] !== value) target[name] = value;
+}
+
 // A pile's markup, then its layer offsets set through the CSSOM: the site's CSP
-// (style-src 'self') refuses style attributes written into markup.
+// (style-src 'self') refuses style attributes written into markup. Written only when the
+// pile changed: a frame moves one or two piles, and every pile rewritten cost the page a
+// layout of all its faces each frame.
 function fillPile(el, count, top, label) {
+  const key = JSON.stringify([count, top, label]);
+  if (el.pileKey === key) return;
+  el.pileKey = key;
   const layers = pileLayers(count);
   const edges = Array.from({ length: layers }, () => `<span class="pile-edge"></span>`).join("");
   const face = top ? faceSvg(top, label) : count ? backSvg() : "";
@@ -40,36 +50,53 @@ export class BoardView {
 
   render(view, match) {
     if (!view) return;
-    const seats = view.hand_counts.map((count, seat) => {
-      const area = document.createElement("div");
-      area.className = `seat-area seat-pos-${seat} of-${view.players}`;
-      area.dataset.seat = seat;
-      if (seat === view.to_act && !view.over) area.classList.add("to-act");
+    // The seats' areas are kept from frame to frame (the same players): what changed in
+    // each is written, the rest left as it is (fillPile, set).
+    const box = this.root.querySelector("[data-seat-areas]");
+    const kept = box.children.length === view.players && box.firstElementChild?.classList.contains(`of-${view.players}`);
+    if (!kept) {
+      box.replaceChildren(...view.hand_counts.map((_, seat) => {
+        const area = document.createElement("div");
+        area.dataset.seat = seat;
+        const stack = document.createElement("div");
+        stack.className = "card-pile";
+        const label = document.createElement("span");
+        label.dataset.seatLabel = seat;
+        area.append(stack, label);
+        return area;
+      }));
+    }
+    view.hand_counts.forEach((count, seat) => {
+      const area = box.children[seat];
+      const [stack, label] = area.children;
+      set(area, "className", `seat-area seat-pos-${seat} of-${view.players}${seat === view.to_act && !view.over ? " to-act" : ""}`);
       const top = view.hands[seat][view.hands[seat].length - 1];
-      const stack = document.createElement("div");
-      stack.className = "card-pile";
-      stack.dataset.colour = seatColour(match, seat);
-      stack.dataset.count = count;
+      set(stack.dataset, "colour", seatColour(match, seat));
+      set(stack.dataset, "count", String(count));
       const card = top ? this.card(top) : null;
       fillPile(stack, count, card, card && this.S.classes[card.class]);
-      const label = document.createElement("span");
-      label.className = `stack-label seat-${seatColour(match, seat)}`;
-      label.dataset.seatLabel = seat;
-      label.textContent = `${cap(this.names(seat))} ${count}`;
-      if (view.skip_next[seat]) {
-        const flag = document.createElement("span");
-        flag.className = "skip-flag";
-        flag.textContent = this.S.skipNext;
-        label.append(flag);
+      set(label, "className", `stack-label seat-${seatColour(match, seat)}`);
+      const text = `${cap(this.names(seat))} ${count}`;
+      const skip = view.skip_next[seat] ? this.S.skipNext : "";
+      if (label.labelKey !== text + skip) {
+        label.labelKey = text + skip;
+        label.textContent = text;
+        if (skip) {
+          const flag = document.createElement("span");
+          flag.className = "skip-flag";
+          flag.textContent = skip;
+          label.append(flag);
+        }
       }
+      // The toast and the away marks are made anew, as before: a toast left from the last
+      // frame is cut (BoardView.cut) and must not hide the next one.
+      for (const old of [...area.children].slice(2)) old.remove();
       const toast = document.createElement("span");
       toast.className = "seat-toast";
       toast.dataset.seatToast = seat;
       toast.hidden = true;
-      area.append(stack, label, toast, ...(this.away?.marks(match, seat) ?? []));
-      return area;
+      area.append(toast, ...(this.away?.marks(match, seat) ?? []));
     });
-    this.root.querySelector("[data-seat-areas]").replaceChildren(...seats);
     const field = this.root.querySelector("[data-field-stack]");
     const fieldTop = view.field[view.field.length - 1];
     const fieldCard = fieldTop ? this.card(fieldTop) : null;
