@@ -56,5 +56,5 @@ export function runClock({
     timer = wait(() => { timer = null; soon(); }, ms);
   };
   soon();
-  return { running: () => running, wake: schedule, soon, pending: () => ({ timer: timer !== null, frame: raf !== null }) };
+  return { running: () => running, wake: schedule, soon };
 }
