@@ -56,12 +56,15 @@ def call_keeping_connection(function: Callable[..., Any], *args: Any, **kwargs: 
 def db_call(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """`await db_call(f)(*args)`: like `channels.db.database_sync_to_async`, keeping the
     connection open between calls."""
+    return sync_to_async(_keeping_connection(function), thread_sensitive=True)
 
+
+def _keeping_connection(function: Callable[P, R]) -> Callable[P, R]:
     @functools.wraps(function)
     def on_thread(*args: Any, **kwargs: Any) -> Any:
         return call_keeping_connection(function, *args, **kwargs)
 
-    return sync_to_async(on_thread, thread_sensitive=True)
+    return on_thread
 
 
 # One thread: the jobs run one at a time, in order, each beat's after the last one's.
@@ -73,17 +76,13 @@ def background_call(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     database takes concurrent writers (module docstring)."""
     if connections["default"].vendor == "sqlite":
         return db_call(function)
-
-    @functools.wraps(function)
-    def on_thread(*args: Any, **kwargs: Any) -> Any:
-        return call_keeping_connection(function, *args, **kwargs)
-
-    return sync_to_async(on_thread, thread_sensitive=False, executor=_background)
+    return sync_to_async(
+        _keeping_connection(function), thread_sensitive=False, executor=_background
+    )
 
 
 async def close_connections() -> None:
     """Close the connections both threads keep open (after any call still running there):
     before the database goes away (a test database dropped, a process stopping)."""
     await db_call(connections.close_all)()
-    if connections["default"].vendor != "sqlite":
-        await background_call(connections.close_all)()
+    await background_call(connections.close_all)()  # on SQLite the same thread: nothing left
