@@ -113,7 +113,7 @@ def watch() -> None:
         asyncio.get_running_loop().create_task(_watch_loop())
 
 
-# --- the owner path's stages (MATCHES_WRITER=owner; issue 40) ------------------------------
+# --- the owner path's stages (issue 40) --------------------------------------------------
 # Wrapped from outside (production code keeps no counters): each stage's wall times, logged
 # at exit as count / p50 / p99 / max / sum in ms.
 _stages: dict[str, list[float]] = {}
@@ -211,34 +211,33 @@ def owner_stages() -> None:
     owner._answer = answer
     timed_async(owner, "_enqueue", "queue + apply + notices")
     timed_async(owner, "send_notices", "notices sent")
-    timed_sync(owner, "apply_act", "apply_act (db thread)")
-    timed_sync(owner, "apply_due", "apply_due (db thread)")
-    from matches import autoplay
+    # owner.py's names for the writers it queues (moves.submit_action, autoplay.advance).
+    timed_sync(owner, "submit_action", "apply_act (db thread)")
+    original_due = owner.advance
 
-    original_due, original_ahead = owner.apply_due, autoplay._move_ahead
-
-    def apply_due(match_id, expected_seq):
-        moved = original_due(match_id, expected_seq)
+    def advance(match_id, expected_seq=None):
+        t = time.perf_counter()
+        try:
+            moved = original_due(match_id, expected_seq)
+        finally:
+            _note("apply_due (db thread)", time.perf_counter() - t)
         _counts[f"apply_due moved: {moved is not None}"] += 1
         return moved
 
-    def move_ahead(*args, **kwargs):
-        ahead = original_ahead(*args, **kwargs)
-        _counts[f"move ahead: {None if ahead is None else ahead.pick.actor}"] += 1
-        return ahead
-
-    owner.apply_due, autoplay._move_ahead = apply_due, move_ahead
+    owner.advance = advance
     timed_sync(lease, "take", "lease.take (db thread)")
-    original_fenced = owner._fenced
+    from matches import autoplay, moves
+
+    original_fenced = moves.fenced
 
     def fenced(write):
         try:
             return original_fenced(write)
-        except owner._FenceLost:
+        except moves.FenceLost:
             _counts["fence lost"] += 1
             raise
 
-    owner._fenced = fenced
+    moves.fenced = autoplay.fenced = fenced
     original_current = snapshots.current
 
     def current(match_id, fresh=False):

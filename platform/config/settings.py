@@ -393,9 +393,6 @@ ADMINS: list = []  # no error mails: they would carry REMOTE_ADDR
 MATCHES_CELERY = env_bool("MATCHES_CELERY", bool(REDIS_URL))
 # Without Celery (and its beat), each process ticks the events itself (events/ticker.py).
 EVENTS_TICKER = env_bool("EVENTS_TICKER", not MATCHES_CELERY)
-# Who writes a match's moves (docs/matches.md, "One writer per match"): "owner" (one queue
-# per match in the process, fenced by the log) or "legacy" (group commit under the row lock).
-MATCHES_WRITER = os.environ.get("MATCHES_WRITER", "legacy")
 MATCHES_DISCONNECT_GRACE_S = int(os.environ.get("MATCHES_DISCONNECT_GRACE_S", 45))
 if os.environ.get("MATCHES_CPU_DELAY_MS"):  # else each game's own pace (Game.cpu_delay_ms)
     MATCHES_CPU_DELAY_MS = int(os.environ["MATCHES_CPU_DELAY_MS"])

@@ -25,7 +25,6 @@ from matches.cookies import SEAT_COOKIE
 from matches.dbcall import db_call
 from matches.driver import driver
 from matches.errors import MatchError, message_for
-from matches.groupcommit import GroupCommit
 from matches.latency import LinkDelay
 from matches.outage import LAYER_RETRY_S, LayerRecovery
 from matches.outgoing import FramesOut, log_failure
@@ -34,9 +33,6 @@ from matches.ratelimit import DroppedActs, TokenBucket
 from matches.socketbase import RECEIVED, SocketBase
 
 log = logging.getLogger(__name__)
-
-# The process's acts, written a group per transaction (matches/groupcommit.py).
-ACTS = GroupCommit(services.submit_action)
 
 
 def clock() -> float:
@@ -192,15 +188,14 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
         action_id = message.get("action_id")
         if not isinstance(action_id, str) or not protocol.ACTION_ID.match(action_id):
             raise BadFrame("bad_message")
-        # Bounded once, by the service (`protocol.check_action` in `moves.submit_action`).
+        # Bounded once, by the writer (`protocol.check_action` in `moves.submit_action`).
         action = message.get("action")
         seat = protocol.seat_number(message.get("seat"))
         expected = protocol.seat_number(message.get("seq"))
         if not self.held:
             raise MatchError("spectator")
         try:
-            submit = owner.submit_act if owner.enabled() else ACTS.submit
-            applied = await submit(
+            applied = await owner.submit_act(
                 self.match_id,
                 self.held,
                 action,

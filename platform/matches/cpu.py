@@ -1,5 +1,5 @@
 """The CPU's plans, for every game: what a CPU seat plays, computed once per state and
-never while the match row is locked.
+never inside a write's transaction.
 
 A plan is the game's `cpu_policy` handed that seat's view and nothing else, with randomness
 from the server-side seed and the log's seq (or a timed game's `cpu_key`: its plan does not
@@ -7,12 +7,11 @@ change when another seat moves). It depends only on the match, its seq, the stat
 and the level, so it is remembered per process under exactly that key. The state is part of
 the key because plans are made ahead: a plan for the state after a move is filed under the
 next seq before that move is committed, and another move (a person's touch first, a refusal's
-log line) may take that seq instead. The move path plans before it
-takes the lock (`prepare`: moves._plan_ahead, moves._move_ahead); code under the lock only
-looks plans up (`planned`), and a move that finds its plan missing there gives the lock back,
-plans and tries again (autoplay.advance). A plan is only a value: whether it is played is still
-decided under the lock against the expected seq, so a CPU move is applied at most once
-whoever planned it.
+log line) may take that seq instead. The move path plans before
+its write's transaction (`prepare`: moves.plan_ahead, autoplay.advance); code inside the
+transaction only looks plans up (`planned`: a timed game's CPU plays at its plan's time). A
+plan is only a value: whether it is played is decided by the write at the expected seq (the
+log's fence, moves.fenced), so a CPU move is applied at most once whoever planned it.
 """
 
 from __future__ import annotations
@@ -74,7 +73,7 @@ def planned(game: Game, match: Any, state: Any, index: int, level: str) -> dict[
 
 
 def prepare(game: Game, match: Any, state: Any, seats: Iterable[Any], default_level: str) -> None:
-    """Plan, now (outside any lock), for the CPU seats to act in `state` at `match.seq`. (A
+    """Plan, now (outside any transaction), for the CPU seats to act in `state` at `match.seq`. (A
     person away past the grace is planned for when their move is picked: autoplay.advance.)"""
     if match.status != "playing" or not game.cpu_levels or state is None:
         return

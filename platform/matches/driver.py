@@ -3,9 +3,10 @@
 Every server process that has a socket on a match keeps one timer for that match, armed for
 the earlier of two moments of the state it last framed:
 - the next server-side move (`due_in_ms` in the room info: a CPU turn, a timed-out player,
-  a timed game's deadline). `services.advance` plays it only if the match is still at the
-  seq the timer was armed for, under the row lock: several processes (and the Celery task)
-  may race, exactly one wins;
+  a timed game's deadline), in the match's one queue (`owner.submit_due`, on the process
+  that writes the match): `autoplay.advance` plays it only if the match is still at the seq
+  the timer was armed for, through the log's fence: whoever else races (the Celery task,
+  a sweeper), exactly one wins;
 - a timed game's next release moment (`frames.StateFrame.release_in_ms`): every socket of
   the match here re-sends its frame (`push_release(seq)`: the same seq, a higher part).
 
@@ -217,18 +218,13 @@ class LocalDriver:
 
     async def _advance(self, match_id: str, seq: int) -> None:
         try:
-            if owner.enabled():  # the match's one queue, beside its people's acts
-                if not await owner.writes_here(match_id):
-                    # Its owner's timer plays it. Looked at again in a second: an owner
-                    # that died lets its lease lapse, and this process takes the match.
-                    self.schedule(match_id, seq, OWNER_RECHECK_MS)
-                    return
-                moved = await owner.submit_due(match_id, seq)
-            else:
-                moved, notices = await db_call(services.collecting_notices(services.advance))(
-                    match_id, seq
-                )
-                await services.send_notices(notices)
+            if not await owner.writes_here(match_id):
+                # Its owner's timer plays it. Looked at again in a second: an owner that
+                # died lets its lease lapse, and this process takes the match.
+                self.schedule(match_id, seq, OWNER_RECHECK_MS)
+                return
+            # The match's one queue, beside its people's acts.
+            moved = await owner.submit_due(match_id, seq)
         except Exception as exc:  # an engine bug must not take the process down
             log.error("server-side move failed: %s", type(exc).__name__)
             return

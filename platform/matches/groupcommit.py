@@ -1,14 +1,15 @@
 """Group commit: the acts that a process's sockets hand in while its database thread is busy
 (or within one event-loop turn) are written in one transaction, with one trip to that thread.
 
-Each act is still `moves.submit_action`, decided and checked on its own: its own transaction
-is a savepoint inside the group's, so a refusal, a retry after another process moved first,
-or a duplicate id rolls back only that act. A group holds at most one act per match (a
-second waits for the next group). Nothing is acknowledged before the group's
-commit (a restart loses no acknowledged move), and the group's notices go out after it.
-Matches are locked in id order within a group, so two processes' groups never wait on each
-other in a cycle. If the commit itself fails, every act of the group gets that error and
-none was applied; the client sends them again with the same ids.
+It is the queue of matches/owner.py: each act is still `moves.submit_action` (or a timer's
+`autoplay.advance`), decided and checked on its own: its own transaction is a savepoint
+inside the group's, so a refusal, a lost fence (another writer committed that seq first) or
+a duplicate id rolls back only that act. A group holds at most one act per match (a second
+waits for the next group). Nothing is acknowledged before the group's commit (a restart
+loses no acknowledged move), and the group's notices go out after it. Matches are written
+in id order within a group, so two processes' groups never wait on each other's match rows
+in a cycle. If the commit itself fails, every act of the group gets that error and none was
+applied; the client sends them again with the same ids.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ Pending = tuple[tuple[Any, ...], dict[str, Any], asyncio.Future]
 
 
 class GroupCommit:
-    """One per process (per event loop): `await acts.submit(match_id, held, action, …)`."""
+    """One per process (per event loop): `await acts.submit(match_id, …)`."""
 
     def __init__(self, function: Callable[..., Any]) -> None:
         self.function = function

@@ -203,7 +203,7 @@ class Action(models.Model):
 
 
 class Lease(models.Model):
-    """Which process writes a match (matches/owner.py, `MATCHES_WRITER = "owner"`): the
+    """Which process writes a match (matches/owner.py): the
     channel its acts are forwarded to, until when, and the epoch (one more at each change
     of owner). Taken and renewed with one conditional UPDATE (matches/lease.py); kept in the
     database, so it outlives a Redis outage. The log's unique (match, seq) is the fence."""

@@ -1,23 +1,26 @@
 """Moves: where a person's move is decided (`submit_action`, `_decide`) and where every move
 is recorded (`record_move`). The server's own moves (`advance`, `cpu_move`, `sweep`) are in
-autoplay.py.
+autoplay.py; matches/owner.py is the queue that hands both to this process's database
+thread, one match's moves in order.
 
 The rules every function here keeps:
-- The match row is locked before anything is written; moves are decided on the process
-  snapshot first and confirm its seq under the lock (see submit_action).
+- A move is decided on the state in memory (the process snapshot) and written with no row
+  lock: its log row at the snapshot's seq + 1, the fence (`fenced`: the log's unique
+  `(match, seq)` refuses a seq another writer committed first).
 - A change appends a row to the log, bumps `Match.seq` and stores the state snapshot in
   the same transaction; only after the commit is the group told (broadcast.after_commit).
-- No CPU policy runs under the lock: the plans for the seats the server plays next are
-  made before it (`plan_ahead`, matches/cpu.py).
+- No CPU policy runs inside the write's transaction: the plans for the seats the server
+  plays next are made before it (`plan_ahead`, matches/cpu.py).
 """
 
 from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -33,7 +36,7 @@ from matches.errors import MatchError
 from matches.latency import Link
 from matches.log import append_row, get_game, lock_match, save_away
 from matches.models import Action, Match, Seat
-from matches.movesql import lock_seq_and_seats, update_match_and_insert
+from matches.movesql import read_seats, update_match_and_insert
 from matches.tokens import still_held
 
 log = logging.getLogger(__name__)
@@ -84,11 +87,13 @@ def submit_action(
 ) -> Applied:
     """Apply one person's action, or refuse it with a MatchError/GameError (nothing changes).
 
-    The action is checked and applied to this process's snapshot of the match, then
-    written in one transaction that first locks the match row and confirms it is still
-    at the snapshot's seq. If another process moved first, the snapshot is read again
-    and the action decided again; a refusal made on a cached snapshot is also checked
-    against a fresh one before it is sent.
+    Decided on the match's state in memory (this process's snapshot) and written with no row
+    lock, the log row at the in-memory seq + 1 in the transaction that stores the new state:
+    the log's unique `(match, seq)` is the fence. If another writer (another process, a
+    Celery worker, a room change) wrote that seq first, the INSERT loses, the transaction
+    rolls back, the match is read again and the act decided again on it (matches/owner.py
+    hands every socket's act here, in the match's one queue: a single writer never loses).
+    A refusal decided on memory is confirmed on a fresh read before it is sent.
 
     A timed game's action is stamped with its arrival (`arrived_ms`, the server's epoch ms
     on receipt), its decision and the connection's one-way delay and jitter (`link`):
@@ -98,7 +103,7 @@ def submit_action(
     held = list(held)
     action = protocol.check_action(action)  # bounded before any game sees it
     snap, reloaded = snapshots.current(match_id), False
-    for _attempt in range(4):
+    for _ in range(RELOADS + 1):
         now = timezone.now()
         try:
             decision = _decide(
@@ -116,43 +121,64 @@ def submit_action(
             return earlier
         if isinstance(decision, Applied):
             return decision
-        plan_ahead(snap, decision.state, snap.seats)  # the CPU's next plans, before the lock
+        # The seats are read fresh (one query, no lock): who is here sets the turn clocks,
+        # the away time and the due time this write stores (clock.update_turns); memory's
+        # copy of presence goes stale (every process renews `last_seen` in the database).
+        seats = read_seats(match_id)
         try:
-            with transaction.atomic():
-                seq, seats = lock_seq_and_seats(match_id)
-                if seq != snap.match.seq:
-                    raise MovedOn
-                index = decision.seat
-                if index not in still_held(seats, [index]):
-                    raise MovedOn  # the seat was handed to the CPU meanwhile: decide again
-                match = copy.copy(snap.match)
-                record_move(
-                    match, get_game(match), seats, index, decision.action, decision.state,
-                    decision.events, decision.before, Action.Actor.HUMAN, now, action_id,
-                )  # fmt: skip
-            return Applied(match.seq)
-        except MovedOn:
+            if decision.seat not in still_held(seats, [decision.seat]):
+                raise FenceLost  # the seat was handed to the CPU meanwhile: decide again
+            plan_ahead(snap, decision.state, seats)  # the CPU's next plans, before the write
+            return Applied(fenced(partial(_write_act, snap, decision, seats, action_id, now)))
+        except FenceLost:
+            earlier = _logged(match_id, held, action_id)  # or the same id, written before
+            if earlier is not None:
+                return earlier
             snap, reloaded = snapshots.current(match_id, fresh=True), True
-        except IntegrityError:
-            earlier = _logged(match_id, held, action_id)  # the same id, logged before
-            if earlier is None:
-                raise
-            return earlier
-    raise MatchError("stale")  # other moves kept landing first; the client gets the view
+    raise MatchError("stale")  # other writers kept committing first; the client gets the view
+
+
+# A lost fence means another writer committed this seq: reload and decide again. A single
+# writer never loses; two (a Redis outage, a room change beside a move) rarely lose twice.
+RELOADS = 3
+
+
+class FenceLost(Exception):
+    """Another writer committed the seq this move was to be written at."""
+
+
+def fenced(write: Callable[[], int]) -> int:
+    """Run `write` in one transaction; a unique-constraint loss on the log is the fence."""
+    try:
+        with transaction.atomic():
+            return write()
+    except IntegrityError as exc:
+        raise FenceLost from exc
+
+
+def _write_act(
+    snap: snapshots.Snapshot,
+    decision: Decided,
+    seats: list[Seat],
+    action_id: str | None,
+    now: datetime,
+) -> int:
+    match = copy.copy(snap.match)
+    record_move(
+        match, get_game(match), seats, decision.seat, decision.action, decision.state,
+        decision.events, decision.before, Action.Actor.HUMAN, now, action_id,
+    )  # fmt: skip
+    return match.seq
 
 
 def plan_ahead(snap: snapshots.Snapshot, state: Any, seats: list[Seat]) -> None:
     """Plan for the CPU seats to act after this move (at the next seq), so that neither the
-    due times computed under the lock (a timed game's CPU plays at its plan's time) nor the
-    CPU's own move runs a policy while the match row is locked."""
+    due times computed in the write (a timed game's CPU plays at its plan's time) nor the
+    CPU's own move runs a policy inside a write's transaction."""
     game = get_game(snap.match)
     upcoming = copy.copy(snap.match)
     upcoming.seq += 1
     cpu.prepare(game, upcoming, state, seats, default_level(game))
-
-
-class MovedOn(Exception):
-    """The match row's seq is not the snapshot's: another process moved first."""
 
 
 def _decide(
@@ -256,7 +282,8 @@ def record_move(
     now: datetime,
     action_id: str | None = None,
 ) -> None:
-    """Inside the transaction that locked `match` at its seq: log the move, save the state.
+    """Inside the write's transaction (`fenced`), `match` at its seq: log the move at seq + 1
+    (the fence), save the state.
 
     `match` is this call's own copy (the process snapshot is never changed in place).
     """

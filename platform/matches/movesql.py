@@ -1,6 +1,6 @@
 """The move path's SQL, built by hand once per database vendor from the models' metadata:
-lock a match row (with its seats, in one statement where the database can), read seats,
-update the match, append a log row (PostgreSQL: the update and the insert in one round trip).
+read seats, update the match, append a log row (PostgreSQL: the update and the insert in
+one round trip).
 The ORM's query building was most of a move's cost (4.6 ms → 0.9 ms for `submit_action`).
 
 Every value goes through the field's own `get_db_prep_save` and every column read through
@@ -30,27 +30,11 @@ def _q(name: str) -> str:
 def _sql(vendor: str, name: str, fields: tuple[str, ...] = ()) -> str:
     """The statement `name` for this database vendor (built once)."""
     match_table, seat_table, action_table = (_q(m._meta.db_table) for m in (Match, Seat, Action))
-    if name == "lock":
-        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-        return f"SELECT {_q('seq')} FROM {match_table} WHERE {_q('id')} = %s{lock}"
     if name == "seats":
         columns = ", ".join(_q(f.column) for f in Seat._meta.concrete_fields)
         match_column = _q(Seat._meta.get_field("match").column)
         return (
             f"SELECT {columns} FROM {seat_table} WHERE {match_column} = %s ORDER BY {_q('index')}"
-        )
-    if name == "lock_seats":
-        # The match row locked (only it: presence updates seats under the match's lock) and
-        # its seats, in one round trip.
-        columns = ", ".join(f"s.{_q(f.column)}" for f in Seat._meta.concrete_fields)
-        match_column = _q(Seat._meta.get_field("match").column)
-        lock = ""
-        if connection.features.has_select_for_update:
-            lock = " FOR UPDATE OF m" if connection.features.has_select_for_update_of else ""
-        return (
-            f"SELECT m.{_q('seq')}, {columns} FROM {match_table} m JOIN {seat_table} s "
-            f"ON s.{match_column} = m.{_q('id')} WHERE m.{_q('id')} = %s "
-            f"ORDER BY s.{_q('index')}{lock}"
         )
     if name == "update":
         sets = ", ".join(f"{_q(Match._meta.get_field(f).column)} = %s" for f in fields)
@@ -77,15 +61,6 @@ def _match_pk(match_id: Any, connection: Any) -> Any:
     return field.get_db_prep_value(field.to_python(match_id), connection)
 
 
-def lock_seq(match_id: Any) -> int | None:
-    """Lock the match row for this transaction; its seq (None if there is no such match)."""
-    connection = _db()
-    with connection.cursor() as cursor:
-        cursor.execute(_sql(connection.vendor, "lock"), [_match_pk(match_id, connection)])
-        row = cursor.fetchone()
-    return None if row is None else row[0]
-
-
 @cache
 def _seat_reader(vendor: str) -> tuple[list[str], list[tuple[Any, list[Any]]]]:
     fields = Seat._meta.concrete_fields
@@ -103,23 +78,6 @@ def read_seats(match_id: Any) -> list[Seat]:
     with connection.cursor() as cursor:
         cursor.execute(_sql(connection.vendor, "seats"), [_match_pk(match_id, connection)])
         return _seats(cursor.fetchall())
-
-
-def lock_seq_and_seats(match_id: Any) -> tuple[int | None, list[Seat]]:
-    """`lock_seq` and `read_seats` in one statement: the match row locked for this
-    transaction, its seq (None if there is no such match) and its seats, fresh."""
-    connection = _db()
-    if (
-        not connection.features.has_select_for_update_of
-        and connection.features.has_select_for_update
-    ):
-        return lock_seq(match_id), read_seats(match_id)  # cannot lock only the match row
-    with connection.cursor() as cursor:
-        cursor.execute(_sql(connection.vendor, "lock_seats"), [_match_pk(match_id, connection)])
-        rows = cursor.fetchall()
-    if not rows:
-        return lock_seq(match_id), []  # no such match (or, never, a match without seats)
-    return rows[0][0], _seats([row[1:] for row in rows])
 
 
 def _seats(rows: list[tuple[Any, ...]]) -> list[Seat]:

@@ -1,16 +1,17 @@
-"""One writer per match (issue 40), behind `MATCHES_WRITER = "owner"` (default "legacy":
-`groupcommit` + `moves.submit_action` + `autoplay.advance` under the row lock).
+"""One writer per match (issue 40; docs/matches.md): the only way a socket's act or a timer's
+move reaches the database.
 
 In this process every act on a match — a person's act from any of its sockets, and the
 server's own move when the match's timer fires — enters one queue (the process's group
 commit: at most one act per match in a group, each match's acts in the order they came):
 decided on the match's state in memory (this process's snapshot), then written with no row
-lock. The fence is the log's unique `(match, seq)`: the
-row is written at the in-memory seq + 1, in the transaction that stores the new state, so
-if any other writer (another process, a Celery worker, a room change) wrote that seq first,
-the INSERT loses, the whole transaction rolls back, and the writer reloads the match from
-the database (the state stored with the last log row) and decides the act again on it. Two
-writers can therefore never both commit a seq; a single writer never loses.
+lock (`moves.submit_action`, `autoplay.advance`). The fence is the log's unique
+`(match, seq)`: the row is written at the in-memory seq + 1, in the transaction that stores
+the new state, so if any other writer (another process, a Celery worker, a room change)
+wrote that seq first, the INSERT loses, that act's transaction rolls back, and the writer
+reloads the match and decides the act again on it. Two writers can therefore never both
+commit a seq; a single writer never loses. Which process writes a match is its lease
+(lease.py), on setups whose channel layer spans processes; other processes forward to it.
 
 The queue's task ends when it is empty, so nothing here outlives the acts it was given: no
 registry to clear between event loops or tests.
@@ -20,49 +21,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import secrets
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from gamekit import GameError
-from matches import autoplay, lease, protocol, snapshots
-from matches.conf import conf
+from matches import lease
+from matches.autoplay import advance
 from matches.dbcall import db_call
 from matches.errors import MatchError
 from matches.groupcommit import GroupCommit
 from matches.latency import Link
-from matches.log import get_game
-from matches.models import Action
-from matches.moves import (
-    Applied,
-    Decided,
-    _decide,
-    _logged,
-    _record_refusal,
-    plan_ahead,
-    record_move,
-)
-from matches.movesql import read_seats
-from matches.tokens import still_held
-
-# A lost fence means another writer committed this seq: reload and decide again. A single
-# writer never loses; two (a Redis outage, a room change beside a move) rarely lose twice.
-RELOADS = 3
-
-
-def enabled() -> bool:
-    return conf("WRITER", "legacy") == "owner"
-
-
-# --- the queue (event loop) ---------------------------------------------------------------
+from matches.moves import Applied, submit_action
 
 
 def _apply(match_id: Any, act: Callable[[], Any]) -> Any:
@@ -113,7 +87,7 @@ async def submit_act(
 
 def _apply_forwarded(match_id: Any, act: dict[str, Any]) -> Applied:
     link = act.get("link")
-    return apply_act(
+    return submit_action(
         match_id, act["held"], act["action"], seat=act["seat"], action_id=act["action_id"],
         expected_seq=act["expected_seq"], arrived_ms=act["arrived_ms"],
         link=None if link is None else Link(*link),
@@ -123,7 +97,7 @@ def _apply_forwarded(match_id: Any, act: dict[str, Any]) -> Applied:
 async def submit_due(match_id: Any, expected_seq: int) -> int | None:
     """The server's move due at `expected_seq` (the match's timer fired), through the queue
     (the driver asks `writes_here` first: another owner's own timer plays its matches)."""
-    return await _enqueue(match_id, lambda: apply_due(match_id, expected_seq))
+    return await _enqueue(match_id, lambda: advance(match_id, expected_seq))
 
 
 async def writes_here(match_id: Any) -> bool:
@@ -343,118 +317,3 @@ def _game_errors() -> dict[str, type[GameError]]:
         found.setdefault(cls.code, cls)
         todo.extend(cls.__subclasses__())
     return found
-
-
-# --- applying (database thread) -----------------------------------------------------------
-
-
-class _FenceLost(Exception):
-    """Another writer committed the seq this act was to be written at."""
-
-
-def _fenced(write: Callable[[], int]) -> int:
-    """Run `write` in one transaction; a unique-constraint loss on the log is the fence."""
-    try:
-        with transaction.atomic():
-            return write()
-    except IntegrityError as exc:
-        raise _FenceLost from exc
-
-
-def apply_act(
-    match_id: Any,
-    held: list[int],
-    action: Mapping[str, Any],
-    *,
-    seat: int | None = None,
-    action_id: str | None = None,
-    expected_seq: int | None = None,
-    arrived_ms: float | None = None,
-    link: Link | None = None,
-) -> Applied:
-    """Decide a person's act on the state in memory and write it at seq + 1 (the fence).
-
-    A refusal decided on memory is confirmed on a fresh read before it is sent (another
-    process may have written meanwhile). Returns Applied; raises MatchError/GameError."""
-    action = protocol.check_action(action)  # bounded before any game sees it
-    snap, reloaded = snapshots.current(match_id), False
-    for _ in range(RELOADS + 1):
-        now = timezone.now()
-        try:
-            decision = _decide(
-                snap, held, action, seat, action_id, expected_seq, now, arrived_ms, link
-            )
-        except (MatchError, GameError) as exc:
-            if not reloaded:
-                snap, reloaded = snapshots.current(match_id, fresh=True), True
-                continue
-            earlier = _logged(match_id, held, action_id)
-            if earlier is None:
-                if getattr(exc, "logged", False):
-                    _record_refusal(match_id, exc, quiet=getattr(exc, "quiet", False))
-                raise
-            return earlier
-        if isinstance(decision, Applied):
-            return decision
-        try:
-            return Applied(
-                _fenced(lambda d=decision, s=snap, t=now: _write_act(s, d, action_id, t))
-            )
-        except _FenceLost:
-            earlier = _logged(match_id, held, action_id)  # or the same id, written before
-            if earlier is not None:
-                return earlier
-            snap, reloaded = snapshots.current(match_id, fresh=True), True
-    raise MatchError("stale")  # other writers kept committing first; the client gets the view
-
-
-def _write_act(
-    snap: snapshots.Snapshot, decision: Decided, action_id: str | None, now: datetime
-) -> int:
-    # The seats are read fresh (one query, no lock): who is here sets the turn clocks, the
-    # away time and the due time this write stores (clock.update_turns), and memory's copy
-    # of presence goes stale (every process renews `last_seen` in the database, not here).
-    seats = read_seats(snap.match.pk)
-    if decision.seat not in still_held(seats, [decision.seat]):
-        raise _FenceLost  # the seat was handed to the CPU meanwhile: reload, decide again
-    plan_ahead(snap, decision.state, seats)  # the CPU's next plans, before the write
-    match = copy.copy(snap.match)
-    record_move(
-        match, get_game(match), seats, decision.seat, decision.action, decision.state,
-        decision.events, decision.before, Action.Actor.HUMAN, now, action_id,
-    )  # fmt: skip
-    return match.seq
-
-
-def apply_due(match_id: Any, expected_seq: int) -> int | None:
-    """The server's move due at `expected_seq`: a CPU's play or a deadline the game set,
-    decided on the state in memory (the seats read fresh: who is here) and written through
-    the fence. A person away past the grace, or a due time to recompute, is left to the
-    locked path, `autoplay.advance`."""
-    snap = snapshots.current(match_id)
-    if snap.match.seq < expected_seq:
-        snap = snapshots.current(match_id, fresh=True)  # this process's copy is behind
-    if snap.match.seq != expected_seq:
-        return None  # moved on: this timer's move was played, or another is due now
-    now = timezone.now()
-    seats = read_seats(match_id)
-    ahead = autoplay._move_ahead(snap, seats, now)
-    if ahead is None or ahead.pick.actor == Action.Actor.TIMEOUT:
-        return autoplay.advance(match_id, expected_seq)
-    game = get_game(snap.match)
-
-    def write() -> int:
-        match = copy.copy(snap.match)
-        before = game.to_act(snap.state)
-        move = ahead.move
-        record_move(
-            match, game, seats, ahead.pick.seat, move.action, move.state, move.events,
-            before, ahead.pick.actor, now,
-        )  # fmt: skip
-        return match.seq
-
-    try:
-        return _fenced(write)
-    except _FenceLost:
-        snapshots.forget(match_id)  # another writer moved it: the next frame reads it again
-        return None

@@ -223,7 +223,8 @@ def _load(match_id: Any, tag: str | None) -> Snapshot:
 
 def current(match_id: Any, fresh: bool = False) -> Snapshot:
     """This process's latest snapshot of the match (read from the database if it has none,
-    or with `fresh`). It may be behind the database: writers confirm the seq under a lock."""
+    or with `fresh`). It may be behind the database: a write from it is fenced by the log's
+    unique `(match, seq)` (moves.fenced)."""
     if not fresh:
         with _guard:
             cached = _cache.get(str(match_id))

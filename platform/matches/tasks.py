@@ -3,7 +3,9 @@
 `advance_match` is queued with an ETA whenever a commit leaves a server-side move
 due (MATCHES_CELERY on). `sweep_stalled_matches` runs from Celery beat and moves
 any match whose due time passed without anyone acting (a lost task, a restart).
-Both go through `services.advance` (autoplay.py), which re-checks `seq` under the row lock.
+Both go through `services.advance` (autoplay.py), written at the expected `seq` through the
+log's fence (moves.fenced): a move the driver or another worker played first is not played
+again.
 """
 
 from __future__ import annotations

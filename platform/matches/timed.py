@@ -21,7 +21,7 @@
   and any seat is played for at its `deadline` (a judging window closing); `clock.py` folds
   them into the match's `due_at`, so the driver, Celery and the sweeper play them, and a
   restart recomputes them from the match row. The plan is only looked up here
-  (`cpu.planned`): this runs under the row lock, where no CPU policy may run.
+  (`cpu.planned`): this runs inside a write's transaction, where no CPU policy runs.
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def due(
     A plan not made yet (this process did not plan this state for the seat) gives the
     earliest it could be due: `now` for a CPU (its touch may come before the pacing), `base`
     for an absent person (the 45 s rule comes first). The timer then fires early, the move
-    path plans outside the lock, finds the move not due and sets the true time."""
+    path plans outside the write, finds the move not due and sets the true time."""
     clocked = timed(game)
     at = state_at(match)
     if clocked is None or at is None or state is None:

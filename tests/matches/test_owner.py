@@ -1,5 +1,5 @@
-"""One writer per match (matches/owner.py, `MATCHES_WRITER = "owner"`): the fence, and the
-socket tests that matter most for the writer run again on its path.
+"""One writer per match (matches/owner.py): the fence, the lease, forwarding, and a socket
+test run again asserting its acts went through the owner's queue.
 
 The fence is the log's unique (match, seq): a writer whose memory is behind (another
 process wrote meanwhile) loses its INSERT, reloads and decides the act again; nothing is
@@ -17,10 +17,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from matches import lease, owner, snapshots
+from matches import autoplay, lease, owner, snapshots
 from matches.log import replay
 from matches.models import Action, Lease, Match, Seat
-from tests.matches import test_consumer, test_no_leak
+from matches.moves import submit_action
+from tests.matches import test_consumer
 from tests.matches.helpers import a_legal_action, create, game_for
 
 
@@ -36,7 +37,7 @@ def test_a_writer_whose_memory_is_behind_loses_the_fence_reloads_and_applies_onc
     rng = random.Random(4)
     stale = snapshots.current(match.id, fresh=True)  # what a second process holds in memory
     seat = game_for(match).to_act(stale.state)[0]
-    first = owner.apply_act(match.id, [0, 1], a_legal_action(match.id, seat, rng), action_id="a1")
+    first = submit_action(match.id, [0, 1], a_legal_action(match.id, seat, rng), action_id="a1")
     assert first.seq == stale.match.seq + 1
 
     # The second writer still has the match at the old seq: its row would be at the seq the
@@ -46,13 +47,13 @@ def test_a_writer_whose_memory_is_behind_loses_the_fence_reloads_and_applies_onc
     action = a_legal_action(match.id, seat, rng)
     snapshots.forget(match.id)  # `put` keeps a later snapshot over an earlier one
     snapshots.put(stale)
-    second = owner.apply_act(match.id, [0, 1], action, action_id="a2")
+    second = submit_action(match.id, [0, 1], action, action_id="a2")
     assert second.seq == first.seq + 1 and not second.duplicate
 
     # The same act again from the stale memory: found as the duplicate it is, not doubled.
     snapshots.forget(match.id)
     snapshots.put(stale)
-    again = owner.apply_act(match.id, [0, 1], action, action_id="a2")
+    again = submit_action(match.id, [0, 1], action, action_id="a2")
     assert again.seq == second.seq and again.duplicate
 
     final = Match.objects.get(pk=match.id)
@@ -77,13 +78,13 @@ def test_a_server_move_from_memory_behind_the_log_is_not_played_twice(settings):
         human = [s.index for s in snap.seats if s.kind == Seat.Kind.HUMAN]
         if to_act and to_act[0] not in human:
             break
-        owner.apply_act(match.id, human, a_legal_action(match.id, to_act[0], rng))
+        submit_action(match.id, human, a_legal_action(match.id, to_act[0], rng))
     seq = snap.match.seq
     Match.objects.filter(pk=match.id).update(due_at=snap.match.due_at)
-    first = owner.apply_due(match.id, seq)
+    first = autoplay.advance(match.id, seq)
     snapshots.forget(match.id)
     snapshots.put(snap)  # the other writer's memory: still at seq
-    second = owner.apply_due(match.id, seq)
+    second = autoplay.advance(match.id, seq)
     assert first == seq + 1
     assert second is None
     assert Action.objects.filter(match_id=match.id, seq=seq + 1).count() == 1
@@ -132,23 +133,21 @@ def test_a_write_from_old_memory_counts_present_people_as_present():
     for n in range(2):
         state = snapshots.current(match.id).state
         seat = game_for(match).to_act(state)[0]
-        owner.apply_act(match.id, [0, 1], a_legal_action(match.id, seat, rng), action_id=f"p{n}")
+        submit_action(match.id, [0, 1], a_legal_action(match.id, seat, rng), action_id=f"p{n}")
     assert Match.objects.get(pk=match.id).due_at is None
     assert list(Seat.objects.filter(match=match).values_list("away_ms", flat=True)) == [0, 0]
 
 
 @pytest.fixture
-def owner_writer(settings, monkeypatch):
-    """The socket tests below, on the owner's path; each asserts that path ran."""
-    settings.MATCHES_WRITER = "owner"
+def owner_writer(monkeypatch):
+    """A socket test below, asserting its acts went through the owner's queue."""
     calls = {"acts": 0}
-    apply_act = owner.apply_act
 
     def counted(*args, **kwargs):
         calls["acts"] += 1
-        return apply_act(*args, **kwargs)
+        return submit_action(*args, **kwargs)
 
-    monkeypatch.setattr(owner, "apply_act", counted)
+    monkeypatch.setattr(owner, "submit_action", counted)
     yield calls
     assert calls["acts"] > 0, "no act went through the owner's queue"
 
@@ -179,26 +178,6 @@ def _on_owner(test):
 test_hotseat_plays_every_seat = _on_owner(
     test_consumer.test_hotseat_one_connection_plays_every_seat
 )
-test_cpu_replies_in_order = _on_owner(
-    test_consumer.test_cpu_match_cpu_replies_and_every_move_arrives_in_order
-)
-test_racing_actions_one_applied = _on_owner(
-    test_consumer.test_racing_actions_one_applied_the_other_told_with_the_current_view
-)
-test_ack_rides_on_the_state_frame = _on_owner(
-    test_consumer.test_an_ack_rides_on_the_state_frame_when_the_client_asks_at_hello
-)
-test_impossible_touch_told = _on_owner(
-    test_consumer.test_an_impossible_touch_is_told_with_its_reason
-)
-test_friend_room = _on_owner(test_consumer.test_friend_room_over_the_socket)
-test_state_checked_against_the_log = _on_owner(
-    test_consumer.test_server_state_is_checked_against_the_log_after_consumer_play
-)
-test_dropped_player_played_by_the_cpu = _on_owner(
-    test_consumer.test_a_dropped_player_is_played_by_the_cpu_after_the_grace_then_returns
-)
-test_no_frame_leaks = _on_owner(test_no_leak.test_no_frame_of_a_full_match_leaks_anything)
 
 
 @pytest.mark.slow
@@ -217,7 +196,7 @@ def test_a_dead_owners_match_is_taken_over_and_played_for_within_the_grace_and_5
 
     need_services()
     grace_s = 6
-    env = {"MATCHES_WRITER": "owner", "MATCHES_DISCONNECT_GRACE_S": str(grace_s)}
+    env = {"MATCHES_DISCONNECT_GRACE_S": str(grace_s)}
     match_id, red_token, blue_token = friend_match()
     doomed, survivor = AsgiServer(extra_env=env), AsgiServer(extra_env=env)
     doomed.start()
@@ -268,9 +247,8 @@ def test_acts_on_the_other_process_are_forwarded_to_the_owner_and_answered(trans
     from tests.support.server import AsgiServer
 
     need_services()
-    env = {"MATCHES_WRITER": "owner"}
     match_id, red_token, blue_token = friend_match()
-    one, two = AsgiServer(extra_env=env), AsgiServer(extra_env=env)
+    one, two = AsgiServer(), AsgiServer()
     one.start()
     two.start()
     ws = f"/play/{match_id}/ws/"
