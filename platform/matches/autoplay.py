@@ -151,15 +151,26 @@ def due_matches(older_than: timedelta, limit: int = 200) -> list[tuple[Any, int]
     return list(Match.objects.overdue(cutoff).values_list("id", "seq")[:limit])
 
 
-def sweep(older_than: timedelta) -> int:
-    """Expire lapsed leases, then play the server-side moves overdue by `older_than`; each
-    match in its own try, so one that raises does not stop the rest. Returns moves played."""
+# Several due moves in a row (e.g. CPU after CPU) are played one by one, at most this many.
+SWEEP_MOVES = 50
+
+
+def overdue(older_than: timedelta) -> list[tuple[Any, int]]:
+    """Expire lapsed leases, then the matches whose server-side move is overdue by
+    `older_than`, with their seq (a process's sweep: driver.py plays them in their queue)."""
     expire_leases()
+    return due_matches(older_than)
+
+
+def sweep(older_than: timedelta) -> int:
+    """Expire lapsed leases, then play the server-side moves overdue by `older_than` (Celery
+    beat's sweep, outside any process's queue: the fence keeps it to one writer per seq);
+    each match in its own try, so one that raises does not stop the rest. Returns moves
+    played."""
     moved = 0
-    for match_id, _seq in due_matches(older_than):
+    for match_id, _seq in overdue(older_than):
         try:
-            # Several due moves in a row (e.g. CPU after CPU) are played one by one.
-            for _ in range(50):
+            for _ in range(SWEEP_MOVES):
                 if advance(match_id) is None:
                     break
                 moved += 1

@@ -185,16 +185,36 @@ class LocalDriver:
         while True:
             await asyncio.sleep(services.heartbeat_interval())
             try:
-                # Off the acts' thread (dbcall.background_call): a long sweep delays no move.
+                # Off the acts' thread (dbcall.background_call): presence, and the search for
+                # overdue matches; their moves then go through each match's queue (_sweep).
                 await background_call(services.renew_leases)(self.held())
                 if services.conf("INPROCESS_DRIVER", True):
-                    sweep = services.collecting_notices(services.sweep)
-                    _moved, notices = await background_call(sweep)(timedelta(seconds=1))
+                    find = services.collecting_notices(services.overdue)
+                    due, notices = await background_call(find)(timedelta(seconds=1))
                     await services.send_notices(notices)
+                    await self._sweep(due)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the database is down: try again next beat
                 log.warning("presence heartbeat failed: %s", type(exc).__name__)
+
+    async def _sweep(self, due: list[tuple[Any, int]]) -> None:
+        """Overdue matches (no timer here played them: a restart, a dead process's match)
+        played in their one queue, on the process that writes each (another owner's own
+        timer and sweep play its matches; a dead owner's lease lapses, then this one's)."""
+        for match_id, seq in due:
+            try:
+                for _ in range(services.SWEEP_MOVES):
+                    if not await owner.writes_here(str(match_id)):
+                        break
+                    moved = await owner.submit_due(str(match_id), seq)
+                    if moved is None:
+                        break
+                    seq = moved
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # one bad match must not stop the others
+                log.error("sweeping a match failed: %s", type(exc).__name__)
 
     async def _fire(self, match_id: str, seq: int) -> None:
         timer = self._timers.get(match_id)

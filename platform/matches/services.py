@@ -10,14 +10,14 @@ this module.
     log         lock, seats, append, replay    snapshots the per-process snapshot cache
     frames      building frames                broadcast notices and after-commit hooks
     presence    sockets, leases                moves     a person's move: submit, decide
-    autoplay    the server's moves: advance, sweep
+    autoplay    the server's moves: advance, overdue, sweep
     rooms       create/join/swap/start/invite/resign/leave/rematch
     models      Match.objects' reads: known, find, by_invite, seq_of, standing
 """
 
 from __future__ import annotations
 
-from matches.autoplay import advance, sweep
+from matches.autoplay import SWEEP_MOVES, advance, overdue, sweep
 from matches.broadcast import (
     collecting_notices,
     notice,
@@ -54,6 +54,7 @@ seq_of = Match.objects.seq_of
 standing = Match.objects.standing
 
 __all__ = [
+    "SWEEP_MOVES",
     "Applied",
     "SeatSpec",
     "absent_since",
@@ -74,6 +75,7 @@ __all__ = [
     "leave",
     "new_invite",
     "notice",
+    "overdue",
     "presence",
     "rematch",
     "renew_leases",
