@@ -34,9 +34,9 @@ from matches.broadcast import after_commit
 from matches.clock import default_level, update_turns
 from matches.errors import MatchError
 from matches.latency import Link
-from matches.log import append_row, get_game, lock_match, save_away
+from matches.log import append_row, get_game, save_away
 from matches.models import Action, Match, Seat
-from matches.movesql import read_seats, update_match_and_insert
+from matches.movesql import read_seats, update_match, update_match_and_insert
 from matches.tokens import still_held
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,8 @@ def submit_action(
     A timed game's action is stamped with its arrival (`arrived_ms`, the server's epoch ms
     on receipt), its decision and the connection's one-way delay and jitter (`link`):
     timed.stamp.
-    A refusal the game marks `logged` is recorded in the log as a room line.
+    A refusal the game marks `logged` is recorded in the log as a room line, through the
+    same fence.
     """
     held = list(held)
     action = protocol.check_action(action)  # bounded before any game sees it
@@ -114,11 +115,15 @@ def submit_action(
                 snap, reloaded = snapshots.current(match_id, fresh=True), True
                 continue
             earlier = _logged(match_id, held, action_id)
-            if earlier is None:
-                if getattr(exc, "logged", False):
-                    _record_refusal(match_id, exc, quiet=getattr(exc, "quiet", False))
-                raise
-            return earlier
+            if earlier is not None:
+                return earlier
+            if getattr(exc, "logged", False):
+                try:
+                    fenced(partial(_write_refusal, snap, exc))
+                except FenceLost:  # another writer moved first: decide again on its state
+                    snap = snapshots.current(match_id, fresh=True)
+                    continue
+            raise
         if isinstance(decision, Applied):
             return decision
         # The seats are read fresh (one query, no lock): who is here sets the turn clocks,
@@ -236,26 +241,28 @@ def _duplicate(row: Action, held: list[int]) -> Applied:
     return Applied(row.seq, duplicate=True)
 
 
-def _record_refusal(match_id: Any, exc: Exception, quiet: bool = False) -> None:
+def _write_refusal(snap: snapshots.Snapshot, exc: Exception) -> int:
     """A room line saying the game refused a seat's action, and why (its code and reason:
-    nothing personal, and nothing the seat did not know already). `quiet`: no notice, so no
-    frame to every socket; the others get the line with their next frame."""
+    nothing personal, and nothing the seat did not know already), written at the fresh
+    snapshot's seq + 1 (the fence, as a move). `quiet` (the error's): no notice, so no frame
+    to every socket; the others get the line with their next frame."""
+    quiet = getattr(exc, "quiet", False)
     event = {"type": "refused", "seat": getattr(exc, "seat", None), "code": exc.code}
     reason = getattr(exc, "reason", None)
     if isinstance(reason, str):
         event["reason"] = reason
-    with transaction.atomic():
-        match = lock_match(match_id)
-        append_row(
-            match,
-            kind="room",
-            seat=event["seat"],
-            action={"type": "refused", "quiet": True} if quiet else {"type": "refused"},
-            events=[event],
-            actor=Action.Actor.HUMAN,
-        )
-        match.save(update_fields=["seq"])
-        after_commit(match, quiet=quiet)
+    match = copy.copy(snap.match)
+    append_row(
+        match,
+        kind="room",
+        seat=event["seat"],
+        action={"type": "refused", "quiet": True} if quiet else {"type": "refused"},
+        events=[event],
+        actor=Action.Actor.HUMAN,
+    )
+    update_match(match, ["seq"])
+    after_commit(match, quiet=quiet)
+    return match.seq
 
 
 def _logged(match_id: Any, held: list[int], action_id: str | None) -> Applied | None:

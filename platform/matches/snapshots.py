@@ -70,7 +70,7 @@ def handles_of(seats: list[Seat], previous: Snapshot | None = None) -> dict[int,
 
 def news_after(snap: Snapshot, seen: int) -> int:
     """The seq to tell a socket that has seen `seen`: the snapshot's, unless every row after
-    `seen` is a quiet line (moves._record_refusal), which waits for the socket's next frame."""
+    `seen` is a quiet line (moves._write_refusal), which waits for the socket's next frame."""
     after = [row for row in snap.rows if row.seq > seen]
     if len(after) != snap.match.seq - seen:
         return snap.match.seq  # rows not all cached: whatever they are, it is news

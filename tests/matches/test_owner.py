@@ -17,12 +17,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from matches import autoplay, lease, owner, snapshots
+from gamekit import GameError
+from matches import autoplay, lease, owner, services, snapshots
 from matches.log import replay
 from matches.models import Action, Lease, Match, Seat
 from matches.moves import submit_action
 from tests.matches import test_consumer
-from tests.matches.helpers import a_legal_action, create, game_for
+from tests.matches.helpers import a_legal_action, create, game_for, load
 
 
 def _seqs(match_id):
@@ -90,6 +91,48 @@ def test_a_server_move_from_memory_behind_the_log_is_not_played_twice(settings):
     assert Action.objects.filter(match_id=match.id, seq=seq + 1).count() == 1
     final = Match.objects.get(pk=match.id)
     assert game.dump_state(replay(final)) == final.state
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_logged_refusal_from_memory_behind_the_log_loses_the_fence_and_is_logged_once(
+    monkeypatch,
+):
+    """A refusal the game marks `logged` is a room line written like a move, at the fresh
+    snapshot's seq + 1 (no row lock). If another writer took that seq meanwhile, the line
+    loses the fence, the act is decided again on the new state, and it is logged once."""
+    settings = {"mode": "competitive", "memorise_seconds": 0}
+    match, _token = services.create_match("karuta", settings, "friend")
+    services.join(match.invite_code)
+    _m, state = load(match.id)
+    card = state["sides"][0][0][0]
+    touch = {"type": "touch", "card": card, "t": 0}  # claims a moment still to come
+    stale = snapshots.current(match.id, fresh=True)
+    with pytest.raises(GameError):  # another writer: its refusal takes the next seq
+        submit_action(match.id, [0], touch, action_id="first")
+    assert Match.objects.get(pk=match.id).seq == stale.match.seq + 1
+
+    real = snapshots.current
+    reads = []
+
+    def behind_once(match_id, fresh=False):
+        reads.append(fresh)
+        if fresh and reads.count(True) == 1:
+            return stale  # the "fresh" read this writer made before the other one wrote
+        return real(match_id, fresh)
+
+    monkeypatch.setattr(snapshots, "current", behind_once)
+    snapshots.forget(match.id)
+    snapshots.put(stale)
+    with pytest.raises(GameError) as refused:
+        submit_action(match.id, [0], touch, action_id="second")
+    assert refused.value.code == "impossible_touch"
+    assert reads.count(True) == 2  # the fence lost once, then a real read
+    final = Match.objects.get(pk=match.id)
+    assert final.seq == stale.match.seq + 2
+    assert _seqs(match.id) == list(range(1, final.seq + 1))
+    lines = Action.objects.filter(match_id=match.id, kind="room", action__type="refused")
+    assert lines.count() == 2
+    assert game_for(final).dump_state(replay(final)) == final.state
 
 
 @pytest.mark.django_db(transaction=True)
