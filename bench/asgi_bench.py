@@ -1,5 +1,5 @@
-"""The site's ASGI app plus two baseline consumers, so the benchmark measures all three
-in one process.
+"""The site's ASGI app plus the baseline consumers (echo, floor, record, and lean in
+bench/lean_move.py), so the benchmark measures them all in one process.
 
 Used only by bench/bench_matches.py (daphne bench.asgi_bench:application).
 """
@@ -23,6 +23,7 @@ if os.environ.get("BENCH_CHANNEL_LAYER"):
     from django.conf import settings
 
     settings.CHANNEL_LAYERS["default"]["BACKEND"] = os.environ["BENCH_CHANNEL_LAYER"]
+from bench.lean_move import LeanConsumer
 from config.routing import websocket_urlpatterns
 from matches.dbcall import db_call
 
@@ -135,24 +136,28 @@ class FanoutConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=self.frame)
 
 
+def create_record_table() -> None:
+    """The record baseline's table, made by the bench before the servers start (two
+    processes each making it on first use raced: PostgreSQL refused one's CREATE TABLE IF
+    NOT EXISTS with a duplicate key on pg_type, and that socket never answered)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TABLE IF NOT EXISTS bench_record"
+            " (id varchar(32) PRIMARY KEY, grp integer, body text)"
+        )
+
+
 def _record(group: str, body: str) -> None:
     """One act written durably, as the least a move writes: one autocommitted INSERT."""
     from django.db import connection
 
     with connection.cursor() as cursor:
-        if not _RECORD_TABLE:
-            cursor.execute(
-                "CREATE TABLE IF NOT EXISTS bench_record"
-                " (id varchar(32) PRIMARY KEY, grp integer, body text)"
-            )
-            _RECORD_TABLE.append(True)
         cursor.execute(
             "INSERT INTO bench_record (id, grp, body) VALUES (%s, %s, %s)",
             [uuid.uuid4().hex, group, body],
         )
-
-
-_RECORD_TABLE: list[bool] = []
 
 
 class RecordConsumer(FanoutConsumer):
@@ -196,6 +201,7 @@ application = ProtocolTypeRouter(
                     path("bench/echo/", EchoConsumer.as_asgi()),
                     path("bench/fanout/<int:group>/<int:size>/", FanoutConsumer.as_asgi()),
                     path("bench/record/<int:group>/<int:size>/", RecordConsumer.as_asgi()),
+                    path("bench/lean/<int:group>/<int:players>/", LeanConsumer.as_asgi()),
                     *websocket_urlpatterns,
                 ]
             )

@@ -18,6 +18,13 @@ Our figures are printed as ratios of both. With --record a third baseline runs a
 floor: the floor plus the one durable write a move cannot skip (an INSERT, committed before
 the actor's frame, which carries its ack), printed as server CPU per round beside the floor's
 and the move's: what a move costs beyond it is the game and its frames (docs/matches.md).
+With --lean a fourth runs last: the cheapest honest move a rebuilt layer could make with the
+real game (bench/lean_move.py): one owner per match in the server's memory, the act parsed
+strictly and applied by the game's engine (refusals possible), one log row INSERTed per act,
+then one delta per match (the seq, the events, who acts next; the actor's ack in it) encoded
+once and sent through the group. Its bots take turns as the game says (the delta's to_act),
+each acting once its own socket has had the last delta. It needs a match's sockets on one
+process: it runs on "embedded" and "proxied", not on "scaleout" (no forwarding is modelled).
 
 Each N runs twice:
 - "flat out": every match acts again the moment its last move is acknowledged, so
@@ -61,6 +68,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -108,6 +116,7 @@ def wait_answering(port: int, proc: subprocess.Popen, name: str, tries: int) -> 
 class Setup:
     def __init__(self, kind: str, settings_module: str, args: argparse.Namespace):
         self.kind = kind
+        self.baselines = {"record": args.record, "lean": args.lean}
         self.var = ROOT / "var" / "bench" / kind
         self.env = dict(os.environ)
         for key in ("DATABASE_URL", "REDIS_URL", "CI"):
@@ -141,6 +150,14 @@ class Setup:
 
             redis.Redis.from_url(self.env["REDIS_URL"]).flushdb()
         subprocess.run([PY, ROOT / "manage.py", "migrate", "-v", "0"], env=self.env, check=True)
+        # The baselines' tables, made before the servers write to them (bench/asgi_bench.py).
+        code = "import django; django.setup(); from bench import asgi_bench, lean_move\n"
+        if self.baselines["record"]:
+            code += "asgi_bench.create_record_table()\n"
+        if self.baselines["lean"]:
+            code += "lean_move.create_log_table()\n"
+        if any(self.baselines.values()):
+            subprocess.run([PY, "-c", code], env=self.env, cwd=ROOT, check=True)
 
     def start(self) -> None:
         for _ in range(self.processes):
@@ -175,7 +192,7 @@ class Setup:
                                "limit_conn hyakunin_per_client 60000;", site)  # fmt: skip
         matches = "        location ~ ^/play/[0-9a-f-]+/ws/$ {"
         assert capped == 1 and matches in site, "the deploy site changed: update the bench"
-        floor = ("        location ~ ^/bench/(fanout|record)/ {\n"
+        floor = ("        location ~ ^/bench/(fanout|record|lean)/ {\n"
                  "            proxy_pass http://hyakunin_matches;\n        }\n")  # fmt: skip
         site = site.replace(matches, floor + matches)
         conf = write_conf(folder, site, workers=os.cpu_count() or 1, connections=8192)
@@ -384,7 +401,7 @@ async def dial(port: int, path: str):
     return await connect(url, origin=origin, open_timeout=60)
 
 
-async def take_turns(tables, round_trip, seconds, think, warmup, rng) -> list[float]:
+async def take_turns(tables, round_trip, seconds, think, warmup, rng, pick=None) -> list[float]:
     """One request in flight per table (a list of sockets, like a match's players): its
     sockets take turns to do `round_trip(ws)`, each after a think time when paced. Round
     trips started from `warmup` seconds on are timed, for `seconds`."""
@@ -398,8 +415,10 @@ async def take_turns(tables, round_trip, seconds, think, warmup, rng) -> list[fl
         while time.monotonic() < stop_at:
             if think:
                 await asyncio.sleep(rng.uniform(*think))
+            # Whose turn: the next socket round the table, or as `pick` says (lean: the game).
+            target = await pick(table) if pick else table[n % len(table)]
             started = time.perf_counter()
-            await round_trip(table[n % len(table)])
+            await round_trip(target)
             if started >= measure_from:
                 rtts.append(time.perf_counter() - started)
             n += 1
@@ -481,6 +500,106 @@ async def run_floor(
             await ws.close()
     await asyncio.gather(*readers, return_exceptions=True)
     return rtts, seconds
+
+
+class LeanTable:
+    """One lean match as its bots know it: the last delta's seq and who acts next, and
+    the last seq each of its sockets has had."""
+
+    def __init__(self, sockets: list):
+        self.sockets = sockets
+        self.seq = -1
+        self.to_act: list[int] = []
+        self.had: dict = {}  # socket -> the last seq it received
+        self.until: dict = {}  # socket -> (seq, future): woken once it has had that seq
+
+    def told(self, ws, seq: int, to_act: list[int]) -> None:
+        self.had[ws] = seq
+        if seq > self.seq:
+            self.seq, self.to_act = seq, to_act
+        waiting = self.until.get(ws)
+        if waiting is not None and seq >= waiting[0]:
+            del self.until[ws]
+            waiting[1].set_result(None)
+
+    async def next_actor(self):
+        """The socket whose turn it is, once it has had the last delta itself (a real client
+        acts on what its own socket was told)."""
+        ws = self.sockets[self.to_act[0]]
+        if self.had.get(ws, -1) < self.seq:
+            future = asyncio.get_running_loop().create_future()
+            self.until[ws] = (self.seq, future)
+            await asyncio.wait_for(future, 30)  # a lost delta fails the run, never hangs it
+        return self, ws
+
+
+LEAN_IDS = itertools.count(1)  # action ids, unique in this bench process
+
+
+async def run_lean(
+    ports: list[int],
+    groups: int,
+    players: int,
+    seconds: float,
+    ramp_rate: float,
+    think=None,
+    warmup: float = 0,
+):
+    """`groups` lean matches of `players` seats (bench/lean_move.py) playing `game_slug`
+    (Bozu: every act is a draw). Returns the round trips, the refusals and the mean delta."""
+    assert len(ports) == 1, "lean: a match's sockets must reach one process"
+    if game_slug != "bozu":
+        raise SystemExit("--lean: the bench's lean bots play bozu only (every act a draw)")
+    conns: list[list] = [[None] * players for _ in range(groups)]
+    tables = [LeanTable(conns[g]) for g in range(groups)]
+    waiting: dict = {}  # socket -> (action id, the future its ack or refusal resolves)
+    counts = {"errors": 0, "deltas": 0, "bytes": 0}
+
+    async def opener(group: int, seat: int):
+        path = f"/bench/lean/{group}/{players}/?seat={seat}&game={game_slug}"
+        ws = await dial(ports[0], path)
+        sync = json.loads(await ws.recv())
+        assert sync["type"] == "sync", sync
+        conns[group][seat] = ws
+        tables[group].told(ws, sync["seq"], sync["to_act"])
+
+    await ramp(
+        [lambda g=g, s=s: opener(g, s) for g in range(groups) for s in range(players)],
+        ramp_rate,
+    )
+
+    async def drain(table, ws):  # every frame is read and parsed, as a client must
+        async for text in ws:
+            frame = json.loads(text)
+            if frame["type"] == "delta":
+                counts["deltas"] += 1
+                counts["bytes"] += len(text.encode())
+                table.told(ws, frame["seq"], frame["to_act"])
+                ref = frame["ack"]
+            else:
+                counts["errors"] += 1
+                ref = frame.get("ref")
+            if ws in waiting and waiting[ws][0] == ref:
+                waiting.pop(ws)[1].set_result(None)
+
+    async def act(target):
+        table, ws = target
+        action_id = f"lean-{next(LEAN_IDS)}"
+        waiting[ws] = (action_id, asyncio.get_running_loop().create_future())
+        message = {"type": "act", "action": {"type": "draw"}, "action_id": action_id,
+                   "seq": table.seq}  # fmt: skip
+        await ws.send(json.dumps(message))
+        await asyncio.wait_for(waiting[ws][1], 30)  # no answer: the run fails, not hangs
+
+    readers = [asyncio.ensure_future(drain(t, ws)) for t in tables for ws in t.sockets]
+    rtts = await take_turns(
+        tables, act, seconds, think, warmup, random.Random(4), pick=LeanTable.next_actor
+    )
+    for group in conns:
+        for ws in group:
+            await ws.close()
+    await asyncio.gather(*readers, return_exceptions=True)
+    return rtts, counts["errors"], counts["bytes"] // max(1, counts["deltas"])
 
 
 class SeenByAll:
@@ -633,6 +752,12 @@ def main() -> None:
         action="store_true",
         help="also run the record baseline: the floor plus a move's one database write",
     )
+    parser.add_argument(
+        "--lean",
+        action="store_true",
+        help="also run the lean baseline: the real game's move, one log row, one delta "
+        "(bench/lean_move.py; not on scaleout)",
+    )
     args = parser.parse_args()
     game_slug, settings_module = pick_game(args.game)
     counts = [int(n) for n in args.matches.split(",")]
@@ -696,6 +821,7 @@ def run_one(setup, kind, n, mode, think, args) -> None:
         run_floor(ports, n, args.players, size, args.seconds, args.ramp, think, args.warmup)
     )
     time.sleep(args.settle)
+    ops = {"floor": len(floor_rtts)}
     if args.record:
         METER.append(meters.setdefault("record", CpuMeter(pids, proxy)))
         record_rtts, _ = asyncio.run(
@@ -703,8 +829,22 @@ def run_one(setup, kind, n, mode, think, args) -> None:
                       args.warmup, consumer="record")
         )  # fmt: skip
         time.sleep(args.settle)
-        RECORD_ROWS.append(record_row(kind, n, mode, meters, len(floor_rtts), len(record_rtts),
-                                      moves))  # fmt: skip
+        ops["record"] = len(record_rtts)
+    if args.lean and kind != "scaleout":
+        METER.append(meters.setdefault("lean", CpuMeter(pids, proxy)))
+        lean_rtts, lean_errors, lean_bytes = asyncio.run(
+            run_lean(ports, n, args.players, args.seconds, args.ramp, think, args.warmup)
+        )
+        time.sleep(args.settle)
+        ops["lean"] = len(lean_rtts)
+        LEAN_ROWS.append(
+            f"{kind:9} {n:>4} {mode:5} | lean p50 {pct(lean_rtts, 0.5):6.1f}ms p99 "
+            f"{pct(lean_rtts, 0.99):6.1f}ms {len(lean_rtts) / args.seconds:5.0f}/s | "
+            f"refused {lean_errors} | mean delta {lean_bytes} bytes"
+        )
+    if len(ops) > 1:
+        ops["move"] = moves
+        BASELINE_ROWS.append(baseline_row(kind, n, mode, meters, ops))
     echo_rate = len(echo_rtts) / echo_elapsed
     floor_rate = len(floor_rtts) / floor_elapsed
     move_rate = moves / elapsed
@@ -742,21 +882,23 @@ def ratio(meters: dict, group: str, floor_ops: int, moves: int) -> str:
 
 
 CPU_ROWS: list[str] = []
-RECORD_ROWS: list[str] = []
+BASELINE_ROWS: list[str] = []
+LEAN_ROWS: list[str] = []
 PROXY_ROWS: list[str] = []
 
 
-def record_row(kind, n, mode, meters, floor_ops: int, record_ops: int, moves: int) -> str:
-    """Server CPU per op of the floor, the record baseline and the move, and their ratios."""
+def baseline_row(kind, n, mode, meters, ops: dict[str, int]) -> str:
+    """Server CPU per op of the floor, the baselines that ran (record, lean) and the move,
+    each but the floor with its ratio to the floor."""
     each = {}
-    for name, ops in (("floor", floor_ops), ("record", record_ops), ("move", moves)):
+    for name, count in ops.items():
         used = meters[name].used.get("server")
-        each[name] = 1000 * used / ops if used and ops else float("nan")
-    return (
-        f"{kind:9} {n:>4} {mode:5} | floor {each['floor']:5.2f} | record {each['record']:5.2f}"
-        f" ({each['record'] / each['floor']:4.2f}x) | move {each['move']:5.2f}"
-        f" ({each['move'] / each['floor']:4.2f}x)"
-    )
+        each[name] = 1000 * used / count if used and count else float("nan")
+    cells = [f"floor {each['floor']:5.2f}"]
+    for name in ("record", "lean", "move"):
+        if name in each:
+            cells.append(f"{name} {each[name]:5.2f} ({each[name] / each['floor']:4.2f}x)")
+    return f"{kind:9} {n:>4} {mode:5} | " + " | ".join(cells)
 
 
 def print_cpu_table() -> None:
@@ -776,11 +918,17 @@ def print_cpu_table() -> None:
         print("nginx's CPU ms per op (inside the server column above):")
         for row in PROXY_ROWS:
             print(row)
-    if RECORD_ROWS:
+    if BASELINE_ROWS:
         print()
         print("server CPU ms per round (x the floor's): floor, record (the floor plus a move's")
-        print("one durable write, its ack on the actor's frame), move")
-        for row in RECORD_ROWS:
+        print("one durable write, its ack on the actor's frame), lean (the real game's act, one")
+        print("log row, one delta per match: bench/lean_move.py), move; nginx included (proxied)")
+        for row in BASELINE_ROWS:
+            print(row)
+    if LEAN_ROWS:
+        print()
+        print("lean: act to ack (the delta naming the act) and acts per second; refused acts")
+        for row in LEAN_ROWS:
             print(row)
 
 
