@@ -136,19 +136,6 @@ class FanoutConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=self.frame)
 
 
-def create_record_table() -> None:
-    """The record baseline's table, made by the bench before the servers start (two
-    processes each making it on first use raced: PostgreSQL refused one's CREATE TABLE IF
-    NOT EXISTS with a duplicate key on pg_type, and that socket never answered)."""
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "CREATE TABLE IF NOT EXISTS bench_record"
-            " (id varchar(32) PRIMARY KEY, grp integer, body text)"
-        )
-
-
 def _record(group: str, body: str) -> None:
     """One act written durably, as the least a move writes: one autocommitted INSERT."""
     from django.db import connection

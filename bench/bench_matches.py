@@ -150,13 +150,9 @@ class Setup:
 
             redis.Redis.from_url(self.env["REDIS_URL"]).flushdb()
         subprocess.run([PY, ROOT / "manage.py", "migrate", "-v", "0"], env=self.env, check=True)
-        # The baselines' tables, made before the servers write to them (bench/asgi_bench.py).
-        code = "import django; django.setup(); from bench import asgi_bench, lean_move\n"
-        if self.baselines["record"]:
-            code += "asgi_bench.create_record_table()\n"
-        if self.baselines["lean"]:
-            code += "lean_move.create_log_table()\n"
-        if any(self.baselines.values()):
+        if any(self.baselines.values()):  # their tables, before the servers write to them
+            code = ("import django; django.setup(); from bench import baseline_tables; "
+                    f"baseline_tables.create(**{self.baselines!r})")  # fmt: skip
             subprocess.run([PY, "-c", code], env=self.env, cwd=ROOT, check=True)
 
     def start(self) -> None:
