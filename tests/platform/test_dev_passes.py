@@ -8,6 +8,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -136,12 +137,60 @@ def test_the_idle_pass_runs_at_idle_priority_apart_from_the_timing_pass(tmp_path
     }
     idle = dev.IdlePass([sys.executable, "-c", SHOW], ["-m", "not timing"], ["tests/games"],
                         env, beside_workers=3)  # fmt: skip
+    wait_for_output(idle.log)  # printed before finish() sets the pass back to normal
     assert idle.finish() == 0
     out = capsys.readouterr().out
     workers = str(os.cpu_count() or 1)
     assert f"True ['-n', '{workers}', '-m', 'not timing', 'tests/games']" in out
     assert f"{tmp_path / 'idle-pass'} redis://127.0.0.1:6379/12 " in out
     assert "postgres://postgres@127.0.0.1:5432/hyakunin_ci_idle?sslmode=disable" in out
+
+
+def wait_for_output(log: Path, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not (log.exists() and log.read_text().strip()):
+        assert time.monotonic() < deadline, f"nothing in {log} within {timeout} s"
+        time.sleep(0.05)
+
+
+# A worker and a process it started: each says whether it runs at idle priority, and again
+# once that has changed (each of its threads is set on its own: the thread is checked too).
+WORKER = """
+import os, subprocess, sys, threading, time
+def report(name):
+    print(name, os.sched_getscheduler(0) == os.SCHED_IDLE, flush=True)
+    deadline = time.monotonic() + 30
+    while os.sched_getscheduler(0) == os.SCHED_IDLE and time.monotonic() < deadline:
+        time.sleep(0.05)
+    print(name, "then", os.sched_getscheduler(0) == os.SCHED_IDLE, flush=True)
+if sys.argv[1:2] == ["child"]:
+    report("child")
+else:
+    child = subprocess.Popen([sys.executable, sys.argv[0], "child"])
+    thread = threading.Thread(target=lambda: report("thread"))
+    thread.start()
+    report("worker")
+    thread.join()
+    child.wait()
+"""
+
+
+def test_the_idle_pass_is_back_at_normal_priority_once_the_pass_beside_it_ends(tmp_path, capsys):
+    """At idle priority it would get no core while anything else on the machine wants one;
+    once the timing pass has ended there is nothing left of the run's to protect."""
+    dev = load_dev()
+    script = tmp_path / "worker.py"
+    script.write_text(WORKER)
+    env = {**os.environ, "VAR_DIR": str(tmp_path)}
+    idle = dev.IdlePass([sys.executable, str(script)], [], [], env, beside_workers=3)
+    deadline = time.monotonic() + 30
+    while idle.log.read_text().count(" True") < 3:  # all three report idle priority
+        assert time.monotonic() < deadline, idle.log.read_text()
+        time.sleep(0.05)
+    assert idle.finish() == 0
+    out = capsys.readouterr().out
+    for name in ("worker", "thread", "child"):
+        assert f"{name} True" in out and f"{name} then False" in out, out
 
 
 def test_recovery_and_voice_run_alone_and_the_other_timing_tests_beside_one_another(collected):
