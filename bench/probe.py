@@ -304,6 +304,6 @@ def owner_stages() -> None:
 def _db_call_users():
     import importlib
 
-    for name in ("matches.owner", "matches.consumers", "matches.outgoing", "matches.driver",
-                 "matches.groupcommit", "matches.dbcall"):  # fmt: skip
+    for name in ("matches.owner", "matches.consumers", "matches.frames", "matches.broadcast",
+                 "matches.driver", "matches.groupcommit", "matches.dbcall"):  # fmt: skip
         yield importlib.import_module(name)

@@ -9,6 +9,7 @@ ping, or the resync a socket does when the channel layer comes back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from django.db import transaction
 
 from matches import snapshots
 from matches.clock import conf
+from matches.dbcall import db_call
 from matches.models import Action, Match, Seat, group_name
 
 log = logging.getLogger(__name__)
@@ -154,3 +156,59 @@ def _schedule_task(match_id: Any, seq: int, due_at: datetime) -> None:
     except Exception as exc:
         # The sweepers (in-process and Celery beat) and the in-process timers still move it.
         log.warning("could not queue a match task: %s", type(exc).__name__)
+
+
+# While the layer is down: how often a socket reads its match's seq and tries to rejoin
+# (docs/matches.md, "When Redis goes away").
+LAYER_RETRY_S = 0.5
+
+
+async def seq_now(match_id: Any) -> int:
+    """The match's seq as the database has it (what a socket follows while the layer is down:
+    no notice reaches it, and this process's snapshot hears of others' moves only by one)."""
+    return await db_call(Match.objects.seq_of)(match_id) or 0
+
+
+async def moved(match_id: Any, sent: int | None) -> bool:
+    """While the layer is down: whether the database has what a socket sent `sent` lacks.
+    The database may be down too: then nothing is known to have moved (next time)."""
+    try:
+        return sent is None or await seq_now(match_id) > sent
+    except Exception:
+        return False
+
+
+async def rejoin(layer: Any, channel: str, match_id: Any | None) -> None:
+    """Join the match's group again after an outage (Redis lost its memory too); without a
+    match yet, just see whether the layer answers. Bounded: a Redis that does not answer
+    must not hold up the next look at the database."""
+    if match_id is not None:
+        joining = layer.group_add(group_name(match_id), channel)
+    else:
+        joining = layer.group_discard("matches.probe", channel)
+    await asyncio.wait_for(joining, LAYER_RETRY_S)
+
+
+async def join(layer: Any, channel: str, match_id: Any) -> None:
+    """Join the match's group at hello, bounded by the layer's own timeout. Redis down: the
+    socket works from the database; its channel receive fails too, and its recovery joins
+    the group once the layer is back (`rejoin`)."""
+    try:
+        await layer.group_add(group_name(match_id), channel)
+    except Exception as exc:
+        log.warning("could not join a match group: %s", type(exc).__name__)
+
+
+async def leave(layer: Any, channel: str, match_id: Any) -> None:
+    """Leave the match's group at close; the layer may be down: nothing to undo."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(layer.group_discard(group_name(match_id), channel), LAYER_RETRY_S)
+
+
+def heard(match_id: Any, message: dict[str, Any]) -> tuple[int, str | None]:
+    """A socket's `match.notice` (`notice`): its seq and presence tag; a move it carries
+    brings this process's snapshot up to date first (`snapshots.catch_up`)."""
+    tag = message.get("presence")
+    if isinstance(message.get("move"), dict):
+        snapshots.catch_up(match_id, message["move"])
+    return message.get("seq", 0), tag if isinstance(tag, str) else None

@@ -1,33 +1,29 @@
-"""The one WebSocket consumer every match of every game goes through: frames in (timed as
-they reach the process, rate-limited, parsed by `protocol`), one handler per frame type, each
-calling a service on the database thread. The protocol itself is described only in
-docs/protocol.md. Frames out are `outgoing.FramesOut`; the channel layer's outages
-`outage.LayerRecovery`; the handshake's cookies and language `handshake`; where Channels'
-own consumer code is replaced (arrival stamps, the surviving channel receive) `socketbase`.
-"""
+"""The one WebSocket consumer of every match: it parses (frames timed as they reach the
+process, rate-limited, read by `protocol`), forwards (to a service or the writer, `owner`) and
+delivers (this connection's frame from `frames`, when it is news). The protocol: docs/protocol.md;
+Redis outages: docs/matches.md; Channels' code replaced (arrival stamps, the surviving channel
+receive): `socketbase`."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from typing import Any
 
-from django.conf import settings
+from channels.exceptions import StopConsumer
 from django.db import DatabaseError, InterfaceError
 from django.utils import translation
 
 from gamekit import GameError
-from matches import handshake, owner, protocol, services, snapshots
+from matches import broadcast, errors, frames, handshake, owner, protocol, services, snapshots
+from matches.broadcast import LAYER_RETRY_S
 from matches.cookies import SEAT_COOKIE
 from matches.dbcall import db_call
 from matches.driver import driver
-from matches.errors import MatchError, message_for
+from matches.errors import MatchError, error_frame, log_failure
 from matches.latency import LinkDelay
-from matches.outage import LAYER_RETRY_S, LayerRecovery
-from matches.outgoing import FramesOut, log_failure
 from matches.protocol import PROTOCOL_VERSION, BadFrame
 from matches.ratelimit import DroppedActs, TokenBucket
 from matches.socketbase import RECEIVED, SocketBase
@@ -40,27 +36,26 @@ def clock() -> float:
     return time.monotonic()
 
 
-class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
+class MatchConsumer(SocketBase):
+    layer_down = False  # while this socket's channel receive fails (the layer is down)
+
     async def connect(self) -> None:
         self.match_id = str(self.scope["url_route"]["kwargs"]["match_id"])
         self.held: list[int] = []
-        self.token: str | None = None
+        self.token: str | None = None  # the seats' token (hello's, or the seat cookie's)
         # Shared device, private hands: (seat, ms) of the last "show me" (frames.Viewer).
         self.revealed: tuple[int, int] | None = None
-        self.joined = False
-        self.closed = False
-        self.sent_seq: int | None = None
-        self.sent_part = 0  # timed games: the last `part` sent at `sent_seq`
+        self.joined = self.closed = False
+        self.sent = frames.Sent()  # what this connection was sent (seq, part, room)
         self.ack_in_state = False  # hello.ack_in_state: an act's ack rides on its state frame
         self.link = LinkDelay()  # this connection's round trip (ping echo/held)
         self.arrived_ms: float | None = None  # when the frame being handled came in
-        self.last_room: Any = None
-        self.seen_snapshot: snapshots.Snapshot | None = None  # the last one a frame came from
+        self.seen: snapshots.Snapshot | None = None  # the snapshot the last frame came from
         self.lang = handshake.language(self.scope)
-        self.bucket = TokenBucket(
-            services.conf("RATE_PER_S", 20), services.conf("RATE_BURST", 40), lambda: clock()
-        )
-        self.dropped = DroppedActs(self._tell_dropped, lambda: clock())
+        rate, burst = services.conf("RATE_PER_S", 20), services.conf("RATE_BURST", 40)
+        self.bucket = TokenBucket(rate, burst, lambda: clock())
+        tell = lambda d: self.send_json(error_frame("rate_limited", dropped=d))  # noqa: E731
+        self.dropped = DroppedActs(tell, lambda: clock())  # the acts dropped, told ≤ 1/s
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
@@ -69,13 +64,7 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
         if self.joined:
             driver.closed(self.match_id, self.held)
             driver.unwatch(self.match_id, self)
-            with contextlib.suppress(Exception):  # the layer may be down: nothing to undo
-                await asyncio.wait_for(
-                    self.channel_layer.group_discard(
-                        services.group_name(self.match_id), self.channel_name
-                    ),
-                    LAYER_RETRY_S,
-                )
+            await broadcast.leave(self.channel_layer, self.channel_name, self.match_id)
             if self.held:
                 with contextlib.suppress(MatchError, DatabaseError):
                     await self.call(services.presence, self.match_id, self.held, -1)
@@ -83,15 +72,23 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
     # --- frames in ---------------------------------------------------------------------
 
     async def websocket_receive(self, message: dict[str, Any]) -> None:
-        # A timed game's actions are stamped with it, and pings measure the link with it.
-        self.arrived_ms = message.get(RECEIVED) or time.time() * 1000
+        self.arrived_ms = message.get(RECEIVED) or time.time() * 1000  # timed acts, pings
         await super().websocket_receive(message)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.ref = None  # the action id of the frame being handled, for its error
         with translation.override(self.lang):
             try:
-                await self._receive(text_data, bytes_data)
+                if not self.bucket.take():  # dropped unread, but named: `dropped`, ≤ 1/s
+                    return await self.dropped.dropped(protocol.dropped_ref(text_data))
+                message = protocol.parse(text_data)
+                self.ref = protocol.action_id(message)
+                handler = self.HANDLERS.get(message["type"])
+                if handler is None:
+                    raise BadFrame("unknown_type")
+                if message["type"] != "hello" and not self.joined:
+                    raise BadFrame("hello_first")
+                await handler(self, message)
             except (MatchError, GameError) as exc:
                 # A frame refused before it was read may still name its act (BadFrame.ref).
                 await self.send_refusal(exc, self.ref or getattr(exc, "ref", None))
@@ -101,109 +98,40 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
                 await self.send_refusal(MatchError("unavailable"), self.ref)
             except Exception as exc:  # never lose the connection over one frame
                 log_failure(exc)
-                await self.send_error("server_error")
-
-    async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
-        if not self.bucket.take():
-            await self._rate_limited(text_data)
-            return
-        message = protocol.parse(text_data)
-        self.ref = protocol.action_id(message)
-        handler = self.HANDLERS.get(message["type"])
-        if handler is None:
-            raise BadFrame("unknown_type")
-        if message["type"] != "hello" and not self.joined:
-            raise BadFrame("hello_first")
-        await handler(self, message)
-
-    async def _rate_limited(self, text_data: str | None) -> None:
-        """A frame over the rate is dropped unread, except for its action id: the client is
-        told which actions were dropped (`dropped`), at most once a second."""
-        ref = None
-        with contextlib.suppress(Exception):
-            if text_data and len(text_data) <= services.conf("MAX_FRAME_BYTES", 8192):
-                ref = protocol.action_id(json.loads(text_data))
-        await self.dropped.dropped(ref)
-
-    async def _tell_dropped(self, dropped: list[str]) -> None:
-        error: dict[str, Any] = {
-            "type": "error",
-            "code": "rate_limited",
-            "message": message_for("rate_limited"),
-            "dropped": dropped,
-        }
-        if dropped:
-            error["ref"] = dropped[0]
-        await self.send_json(error)
+                await self.send_json(error_frame("server_error"))
 
     async def on_hello(self, message: dict[str, Any]) -> None:
         if self.joined:
             raise BadFrame("bad_message")
-        protocol.version(message)
-        since = protocol.seat_number(message.get("since"))
-        lang = message.get("lang")
-        if isinstance(lang, str) and lang in dict(settings.LANGUAGES):
+        since, lang, token, self.ack_in_state = protocol.hello(message)
+        if lang is not None:
             self.lang = lang
             translation.activate(lang)
-        token = message.get("token")
-        if token is not None and not isinstance(token, str):
-            raise BadFrame("bad_message")
         from_cookie = token is None
-        self.ack_in_state = protocol.flag(message.get("ack_in_state", protocol.MISSING))
         if from_cookie:
             token = handshake.cookie(self.scope, SEAT_COOKIE)
-        held = await db_call(self._authorise)(token)
+        held = await db_call(services.authorise)(self.match_id, token)
         if token and not held and not from_cookie:
             raise MatchError("bad_token")
-        self.held = held
-        self.token = token
-        self.joined = True
-        self.sent_seq = since
+        self.held, self.token, self.joined, self.sent = held, token, True, frames.Sent(since)
         driver.opened(self.match_id, held)
         driver.watch(self.match_id, self)
-        try:
-            # Bounded by the layer's own timeout when Redis does not answer.
-            await self.channel_layer.group_add(
-                services.group_name(self.match_id), self.channel_name
-            )
-        except Exception as exc:
-            # Redis is down: the socket works from the database. The channel receive fails
-            # too, and its recovery (_layer_lost) joins the group once the layer is back.
-            log.warning("could not join a match group: %s", type(exc).__name__)
-        seq = None
-        if held:
-            seq = await self.call(services.presence, self.match_id, held, +1)
+        await broadcast.join(self.channel_layer, self.channel_name, self.match_id)
+        seq = await self.call(services.presence, self.match_id, held, +1) if held else None
         await self.send_json(
             {"type": "welcome", "v": PROTOCOL_VERSION, "seats": held, "spectator": not held}
         )
         # After a presence change this process's snapshot is current: no second read.
         await self.push(force=True, min_seq=seq)
 
-    def _authorise(self, token: str | None) -> list[int]:
-        if not services.known(self.match_id):
-            raise MatchError("not_found")
-        return services.token_seats(self.match_id, token)
-
     async def on_act(self, message: dict[str, Any]) -> None:
-        action_id = message.get("action_id")
-        if not isinstance(action_id, str) or not protocol.ACTION_ID.match(action_id):
-            raise BadFrame("bad_message")
-        # Bounded once, by the writer (`protocol.check_action` in `moves.submit_action`).
-        action = message.get("action")
-        seat = protocol.seat_number(message.get("seat"))
-        expected = protocol.seat_number(message.get("seq"))
+        act = protocol.act(message)
         if not self.held:
             raise MatchError("spectator")
+        action_id, link = act["action_id"], self.link.estimate
         try:
             applied = await owner.submit_act(
-                self.match_id,
-                self.held,
-                action,
-                seat=seat,
-                action_id=action_id,
-                expected_seq=expected,
-                arrived_ms=self.arrived_ms,
-                link=self.link.estimate,
+                self.match_id, self.held, **act, arrived_ms=self.arrived_ms, link=link
             )
         except BadFrame:
             raise  # the act itself is malformed: refused like any bad frame, no view
@@ -215,8 +143,7 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
         await self.push(min_seq=applied.seq, ack=ack)
 
     async def on_resync(self, message: dict[str, Any]) -> None:
-        since = protocol.seat_number(message.get("since"))
-        self.sent_seq = since
+        self.sent.seq = protocol.seat_number(message.get("since"))
         await self.push(force=True)
 
     async def on_ping(self, message: dict[str, Any]) -> None:
@@ -224,50 +151,27 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
         sample = protocol.ping_clock(message)
         if sample is not None:
             self.link.sample(int(self.arrived_ms or time.time() * 1000), *sample)
-        snap = None if self.layer_down else snapshots.peek(self.match_id)
-        # The snapshot hears of other processes' moves through the layer: while it is down,
-        # only the database knows the seq.
-        seq = None
-        if snap is not None and self.sent_seq is not None:
-            told = snapshots.news_after(snap, self.sent_seq)
-            if told <= self.sent_seq:
-                seq = told  # nothing new in this process (a quiet line waits): no read
+        # The snapshot hears of others' moves by the layer: while it is down, ask the database.
+        seq = None if self.layer_down else snapshots.told_seq(self.match_id, self.sent.seq)
         if seq is None:
-            seq = await db_call(self._current_seq)()
+            seq = await broadcast.seq_now(self.match_id)
         now = int(time.time() * 1000)
         self.link.ponged(now)
         await self.send_json({"type": "pong", "t": t, "seq": seq, "now": now})
 
-    async def on_start(self, message: dict[str, Any]) -> None:
-        await self.call(services.start_with_cpu, self.match_id, self.held)
+    async def on_room(self, message: dict[str, Any]) -> None:
+        """A room operation (start, swap, resign, leave, invite), then this socket's frame."""
+        service, args = self.ROOM[message["type"]], protocol.ROOM_ARGS[message["type"]](message)
+        await self.call(service, self.match_id, self.held, *args)
+        if service is services.leave:  # a seat handed to the CPU is no longer this token's
+            self._hold(await db_call(services.token_seats)(self.match_id, self.token))
         await self.push()
-
-    async def on_swap(self, message: dict[str, Any]) -> None:
-        first, second = protocol.seat_pair(message.get("seats"))
-        await self.call(services.swap_seats, self.match_id, self.held, first, second)
-        await self.push()
-
-    async def on_resign(self, message: dict[str, Any]) -> None:
-        seat = protocol.seat_number(message.get("seat"))
-        await self.call(services.resign, self.match_id, self.held, seat)
-        await self.push()
-
-    async def on_leave(self, message: dict[str, Any]) -> None:
-        seat = protocol.seat_number(message.get("seat"))
-        await self.call(services.leave, self.match_id, self.held, seat)
-        await self.refresh_held()
-        await self.push()
-
-    async def refresh_held(self) -> None:
-        """A seat handed to the CPU is no longer this token's; a player who is out keeps it."""
-        held = await db_call(services.token_seats)(self.match_id, self.token)
-        if held != self.held:
-            self._hold(held)
 
     def _hold(self, held: list[int]) -> None:
-        driver.closed(self.match_id, self.held)
-        driver.opened(self.match_id, held)
-        self.held = held
+        if held != self.held:
+            driver.closed(self.match_id, self.held)
+            driver.opened(self.match_id, held)
+            self.held = held
 
     async def on_reveal(self, message: dict[str, Any]) -> None:
         seat = protocol.seat_number(message.get("seat"), optional=False)
@@ -279,25 +183,117 @@ class MatchConsumer(LayerRecovery, FramesOut, SocketBase):
             self.revealed = None
             raise MatchError("no_handoff")
 
-    async def on_invite(self, message: dict[str, Any]) -> None:
-        await self.call(services.new_invite, self.match_id, self.held)
-        await self.push()
-
-    HANDLERS = {
-        "hello": on_hello,
-        "act": on_act,
-        "resync": on_resync,
-        "ping": on_ping,
-        "start": on_start,
-        "swap": on_swap,
-        "resign": on_resign,
-        "leave": on_leave,
-        "invite": on_invite,
-        "reveal": on_reveal,
+    ROOM = {
+        "start": services.start_with_cpu,
+        "swap": services.swap_seats,
+        "resign": services.resign,
+        "leave": services.leave,
+        "invite": services.new_invite,
     }
+    HANDLERS = dict(hello=on_hello, act=on_act, resync=on_resync, ping=on_ping, reveal=on_reveal)
+    HANDLERS.update(dict.fromkeys(ROOM, on_room))
 
     async def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a service in the database thread, then broadcast its notices from here."""
         result, notices = await db_call(services.collecting_notices(function))(*args, **kwargs)
         await services.send_notices(notices)
         return result
+
+    # --- frames out --------------------------------------------------------------------
+
+    async def match_notice(self, message: dict[str, Any]) -> None:
+        """The group says the match is at seq S: send this seat's own view if it is news.
+        A notice may race the socket's close; whatever goes wrong, the socket carries on."""
+        if self.closed:
+            return
+        try:
+            seq, tag = broadcast.heard(self.match_id, message)
+            if not snapshots.answered(self.match_id, self.seen, self.sent.seq, seq, tag):
+                await self.push_quietly(min_seq=seq, tag=tag)
+        except Exception as exc:
+            log_failure(exc)
+
+    async def push_release(self, seq: int) -> None:
+        """A release moment of a timed game (driver): send this connection's frame if it grew."""
+        if not self.closed and self.joined:
+            await self.push_quietly(min_seq=seq)
+
+    async def push_quietly(self, **kwargs: Any) -> None:
+        with translation.override(self.lang), contextlib.suppress(MatchError):
+            await self.push(**kwargs)
+
+    async def push(self, force=False, min_seq=None, tag=None, ack=None) -> frames.StateFrame:
+        """Send what this connection has not seen (`frames.frame_for`). `ack`: an applied act's
+        ack, after the frame, or on the state frame itself if the client asked at hello."""
+        self.seen = None
+        viewer = frames.Viewer.of(self.held, self.revealed, self.link.owd)
+        frame, self.seen = await frames.frame_for(
+            self.match_id, viewer, self.sent.seq, min_seq, tag, self.lang
+        )
+        driver.schedule(self.match_id, frame.seq, frame.match.get("due_in_ms"))
+        if frame.releases:  # a timed game: send it again when more is released
+            driver.release_in(self.match_id, frame.seq, frame.release_in_ms)
+        if self.held:  # the frame was built for the seats this socket still holds: those
+            self._hold([s["index"] for s in frame.match["seats"] if s["yours"]])
+        out = self.sent.news(frame, force)
+        if ack is not None and self.ack_in_state and out is frame:
+            await self.send_json(frame, extra={"ack": ack})  # the state and its ack, one send
+        else:
+            if out is not None:
+                await self.send_json(out)
+            if ack is not None:
+                await self.send_json({"type": "ack", **ack})
+        return frame
+
+    async def send_refusal(self, exc: Exception, ref: str | None) -> None:
+        snap = snapshots.peek(self.match_id)  # which game: any snapshot of the match will do
+        text = errors.message_of(exc, services.get_game(snap.match) if snap else None)
+        error = error_frame(exc.code, ref, text, errors.logged_reason(exc))
+        if errors.with_view(exc) and self.joined:
+            viewer = frames.Viewer.of(self.held, self.revealed, self.link.owd)
+            error = await db_call(frames.add_view)(error, self.match_id, viewer)
+        await self.send_json(error)
+
+    async def send_json(self, content: Any, extra: dict[str, Any] | None = None) -> None:
+        if self.closed:
+            return  # a notice or a timer racing the close: nothing to send to
+        text = frames.encode(content, extra)  # a state frame's shared parts encoded once
+        try:
+            await self.send(text_data=text)
+        except Exception as exc:  # the socket closed under us (the server says so its way)
+            self.closed = True
+            log.info("match socket closed while sending: %s", type(exc).__name__)
+
+    # --- the channel layer going away -----------------------------------------------------
+
+    async def channel_receive_surviving(self) -> dict[str, Any]:
+        while True:
+            try:
+                return await self.channel_layer.receive(self.channel_name)
+            except (asyncio.CancelledError, StopConsumer):
+                raise
+            except Exception as exc:
+                await self._layer_lost(exc)
+
+    async def _layer_lost(self, exc: Exception) -> None:
+        """Follow the database until the layer answers (the client is told its table may
+        lag; moves still go through), then rejoin the group and resync."""
+        if not self.layer_down:
+            self.layer_down = True
+            log.warning("channel layer unavailable: %s", type(exc).__name__)
+            await self.send_json({"type": "lag", "lagging": True})
+        while True:
+            await asyncio.sleep(LAYER_RETRY_S)
+            # No notice can arrive meanwhile (this receive is what would read them).
+            match_id = self.match_id if self.joined else None
+            if match_id and not self.closed and await broadcast.moved(match_id, self.sent.seq):
+                with contextlib.suppress(Exception):  # the database may be down too
+                    await self.push_quietly()
+            with contextlib.suppress(Exception):
+                await broadcast.rejoin(self.channel_layer, self.channel_name, match_id)
+                break
+        self.layer_down = False
+        await self.send_json({"type": "lag", "lagging": False})
+        if self.joined:
+            with contextlib.suppress(Exception):
+                await self.push_quietly()  # fresh from the database: what the notices missed

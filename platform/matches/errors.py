@@ -7,6 +7,7 @@ name a code or raise the class; `except MatchError` catches all of them.
 
 from __future__ import annotations
 
+import logging
 from typing import Any, ClassVar
 
 from django.utils.translation import gettext_lazy as _
@@ -144,3 +145,40 @@ def message_of(exc: Exception, game: Any = None) -> str:
 def with_view(exc: Exception) -> bool:
     """Whether the refusal comes with the current view (its class says so)."""
     return bool(getattr(type(exc), "with_view", False))
+
+
+def error_frame(
+    code: str,
+    ref: str | None = None,
+    message: str | None = None,
+    reason: Any = None,
+    dropped: list[str] | None = None,
+) -> dict[str, Any]:
+    """An `error` frame (docs/protocol.md) without its view: `frames.add_view` adds that."""
+    error: dict[str, Any] = {"type": "error", "code": code, "message": message or message_for(code)}
+    if dropped is not None:  # rate_limited: the acts dropped unread, the first one its ref
+        error["dropped"] = dropped
+        ref = dropped[0] if dropped else None
+    if ref is not None:
+        error["ref"] = ref
+    if isinstance(reason, str):
+        error["reason"] = reason
+    if code == "unavailable":
+        error["retry_ms"] = 1000
+    return error
+
+
+def logged_reason(exc: Exception) -> str | None:
+    """Only a logged refusal's reason is sent: the log shows it to everyone anyway."""
+    return getattr(exc, "reason", None) if getattr(exc, "logged", False) else None
+
+
+def log_failure(exc: Exception) -> None:
+    """The type and place only: a message could quote a move or a token."""
+    tb = exc.__traceback__
+    while tb and tb.tb_next:
+        tb = tb.tb_next
+    where = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb else "?"
+    logging.getLogger("matches.consumers").error(
+        "match consumer failed: %s at %s", type(exc).__name__, where
+    )

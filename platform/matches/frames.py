@@ -22,6 +22,7 @@ from django.utils import timezone, translation
 from gamekit import events as game_events
 from matches import snapshots, timed
 from matches.clock import absent_since, takeover_at
+from matches.dbcall import db_call
 from matches.epoch import epoch_ms, ms_until
 from matches.log import get_game
 from matches.models import Action, Match, Seat
@@ -358,3 +359,61 @@ def _texts(
                 texts = describe_room_events(events)
         snap.texts[key] = texts
     return texts
+
+
+async def frame_for(
+    match_id: Any,
+    viewer: Viewer,
+    since: int | None,
+    min_seq: int | None = None,
+    tag: str | None = None,
+    lang: str | None = None,
+) -> tuple[StateFrame, Snapshot | None]:
+    """A connection's frame, and the snapshot it came from when that was this process's
+    (None: read from the database). With `min_seq` the process's snapshot is used when it
+    is at least that recent (no database, no thread hop); without, the database is read."""
+    if min_seq is not None:
+        # Taken before the frame is built: if the cache moves on meanwhile, the next notice
+        # is answered again (never skipped on a snapshot this frame did not show).
+        seen = snapshots.peek(match_id)
+        frame = cached_frame(match_id, viewer, since, min_seq, tag, lang=lang)
+        if frame is not None:
+            return frame, seen
+    frame = await db_call(build_frame)(
+        match_id, viewer, since, min_seq=min_seq, tag=tag, fresh=min_seq is None, lang=lang
+    )
+    return frame, None
+
+
+def add_view(error: dict[str, Any], match_id: Any, viewer: Viewer) -> dict[str, Any]:
+    """A refusal's current view (database thread); a shared device not yet handed over
+    still gets no view, only whom it goes to."""
+    frame = build_frame(match_id, viewer, None, fresh=True)
+    error.update(seq=frame.seq, view=frame.view, view_seat=frame.view_seat)
+    if frame.handoff is not None:
+        error["handoff"] = {"seat": frame.handoff}
+    return error
+
+
+class Sent:
+    """What one connection was sent: the seq (and a timed game's `part` at it) and room."""
+
+    def __init__(self, seq: int | None = None) -> None:
+        self.seq, self.part, self.room = seq, 0, None
+
+    def news(self, frame: StateFrame, force: bool = False) -> StateFrame | RoomFrame | None:
+        """What of `frame` to send, recorded as sent: all of it when it is later (or forced,
+        or more of the same state released), the room alone when only that changed."""
+        part = frame.part or 0
+        out: StateFrame | RoomFrame | None = None
+        if force or self.seq is None or frame.seq > self.seq:
+            self.seq, self.part = frame.seq, part
+            out = frame
+        elif frame.seq == self.seq and part > self.part:
+            self.part = part  # the same state, more of it released
+            out = frame
+        elif frame.match != self.room:
+            out = RoomFrame(frame.seq, frame.match)
+        if out is not None:
+            self.room = frame.match
+        return out

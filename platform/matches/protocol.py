@@ -13,6 +13,8 @@ import json
 import re
 from typing import Any
 
+from django.conf import settings
+
 from gamekit import strictjson
 from matches.conf import conf
 from matches.errors import MatchError
@@ -187,3 +189,45 @@ def ping_clock(message: dict[str, Any]) -> tuple[int, float] | None:
     if isinstance(held, bool) or not isinstance(held, (int, float)) or not 0 <= held <= MAX_HELD_MS:
         raise BadFrame("bad_message")
     return echo, held
+
+
+def dropped_ref(text: str | None) -> str | None:
+    """The action id of a frame dropped unread over the rate limit (to name it), if any."""
+    try:
+        if text and len(text) <= conf("MAX_FRAME_BYTES", 8192):
+            return action_id(json.loads(text))
+    except Exception:
+        pass
+    return None
+
+
+def hello(message: dict[str, Any]) -> tuple[int | None, str | None, str | None, bool]:
+    """`hello`: (since, lang or None, token or None: the cookie's, ack_in_state)."""
+    version(message)
+    since = seat_number(message.get("since"))
+    lang = message.get("lang")
+    lang = lang if isinstance(lang, str) and lang in dict(settings.LANGUAGES) else None
+    token = message.get("token")
+    if token is not None and not isinstance(token, str):
+        raise BadFrame("bad_message")
+    return since, lang, token, flag(message.get("ack_in_state", MISSING))
+
+
+def act(message: dict[str, Any]) -> dict[str, Any]:
+    """`act`: the writer's arguments (`owner.submit_act`): action_id, action, seat, expected
+    seq. The action itself is bounded once, by the writer (`check_action`)."""
+    ref = message.get("action_id")
+    if not isinstance(ref, str) or not ACTION_ID.match(ref):
+        raise BadFrame("bad_message")
+    seat, expected = seat_number(message.get("seat")), seat_number(message.get("seq"))
+    return dict(action_id=ref, action=message.get("action"), seat=seat, expected_seq=expected)
+
+
+# A room operation's arguments after (match, seats held), by frame type.
+ROOM_ARGS = {
+    "start": lambda message: (),
+    "swap": lambda message: seat_pair(message.get("seats")),
+    "resign": lambda message: (seat_number(message.get("seat")),),
+    "leave": lambda message: (seat_number(message.get("seat")),),
+    "invite": lambda message: (),
+}

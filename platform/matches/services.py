@@ -44,7 +44,7 @@ from matches.rooms import (
     start_with_cpu,
     swap_seats,
 )
-from matches.tokens import hash_token, token_seats
+from matches.tokens import authorise, hash_token, token_seats
 
 # The reads outside the move path, on the match manager (matches/models.py).
 known = Match.objects.known
@@ -59,6 +59,7 @@ __all__ = [
     "SeatSpec",
     "absent_since",
     "advance",
+    "authorise",
     "by_invite",
     "collecting_notices",
     "conf",

@@ -254,3 +254,29 @@ def peek(match_id: Any) -> Snapshot | None:
     """This process's snapshot of the match, if it has one (no database)."""
     with _guard:
         return _cache.get(str(match_id))
+
+
+def answered(
+    match_id: Any, seen: Snapshot | None, sent: int | None, seq: int, tag: str | None
+) -> bool:
+    """Whether a notice (seq, presence tag) is no news to a socket that was sent `sent`, or is
+    answered by the frame it last built from `seen`: a burst of notices (a reconnect storm)
+    is answered once."""
+    if sent is not None and seq <= sent and not tag:
+        return True
+    return (
+        seen is not None
+        and peek(match_id) is seen
+        and seq <= seen.match.seq
+        and (tag is None or tag in seen.tags)
+    )
+
+
+def told_seq(match_id: Any, sent: int | None) -> int | None:
+    """The seq a ping tells a socket that was sent `sent`, from this process's snapshot with
+    no read; None when only the database knows (no snapshot, or news in this process)."""
+    snap = peek(match_id)
+    if snap is None or sent is None:
+        return None
+    told = news_after(snap, sent)
+    return told if told <= sent else None  # nothing new in this process (a quiet line waits)

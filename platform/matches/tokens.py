@@ -9,7 +9,8 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
-from matches.models import Seat
+from matches.errors import MatchError
+from matches.models import Match, Seat
 
 
 def new_token() -> str:
@@ -36,6 +37,13 @@ def seats_for_token(seats: Iterable[Seat], token: str | None) -> list[int]:
 
 def token_seats(match_id: Any, token: str | None) -> list[int]:
     return seats_for_token(Seat.objects.filter(match_id=match_id), token)
+
+
+def authorise(match_id: Any, token: str | None) -> list[int]:
+    """The seats a socket's token holds at hello (none: a spectator); no such match: refused."""
+    if not Match.objects.known(match_id):
+        raise MatchError("not_found")
+    return token_seats(match_id, token)
 
 
 def still_held(seats: Iterable[Seat], held: Iterable[int]) -> list[int]:

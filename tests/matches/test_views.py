@@ -188,5 +188,5 @@ def test_http_views_import_no_socket_code():
             seen.add(module)
             todo.extend(imports(module) - seen)
     socket_side = {"matches.consumers", "matches.driver", "matches.groupcommit",
-                   "matches.outgoing", "matches.outage", "channels.generic.websocket"}  # fmt: skip
+                   "channels.generic.websocket"}  # fmt: skip
     assert "matches.services" in seen and not socket_side & seen
