@@ -86,8 +86,8 @@ class RedisNoticeLayer(RedisChannelLayer):
     # A Redis that stops answering (paused, a dead link: no connection refused) is an outage
     # after `answer_within_s` (the reader: plus `confirm_within_s`): every call raises then
     # instead of waiting for ever (redis-py's default), so sockets notice and follow the
-    # database (matches/outage.py). The reader's BLPOP waits `read_wait_s` on an idle inbox,
-    # below that timeout.
+    # database (matches/consumers.py, `_layer_lost`). The reader's BLPOP waits `read_wait_s`
+    # on an idle inbox, below that timeout.
     answer_within_s = 1.0
     read_wait_s = 0.5
     # A read that timed out is an outage only if a PING then goes unanswered this long too:

@@ -1,7 +1,7 @@
 """The match layer's front door: everything that changes a match or reads one from the
 database, re-exported from the modules that do each job (docs/matches.md draws the map).
 Every caller goes through it: views, records, the Celery tasks, the socket side (consumers,
-outage, driver), benches and tests. Only a socket's frames out (outgoing.py) build frames
+driver), benches and tests. Only a socket's frames out (consumers.py, `push`) build frames
 from the per-process snapshot cache themselves (`frames`, `snapshots`): that is the socket's
 own job, and it changes nothing. Nothing in the core (the modules listed below) imports
 this module.

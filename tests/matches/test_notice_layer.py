@@ -107,7 +107,7 @@ async def test_a_stalled_event_loop_is_not_taken_for_a_hung_redis():
 
 
 async def test_receivers_hear_that_redis_is_unreachable():
-    """Consumers learn of an outage from `receive` raising (outage.LayerRecovery._layer_lost)."""
+    """Consumers learn of an outage from `receive` raising (MatchConsumer._layer_lost)."""
     redis_url()
     layer = RedisNoticeLayer(hosts=[f"redis://127.0.0.1:{free_port()}/0"])
     channel = await layer.new_channel()
