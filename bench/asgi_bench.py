@@ -9,7 +9,6 @@ import json
 import os
 import uuid
 
-from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
@@ -23,7 +22,7 @@ if os.environ.get("BENCH_CHANNEL_LAYER"):
     from django.conf import settings
 
     settings.CHANNEL_LAYERS["default"]["BACKEND"] = os.environ["BENCH_CHANNEL_LAYER"]
-from bench.lean_move import LeanConsumer
+from bench.lean_move import DirectDispatch, LeanConsumer
 from config.routing import websocket_urlpatterns
 from matches.dbcall import db_call
 
@@ -147,19 +146,13 @@ def _record(group: str, body: str) -> None:
         )
 
 
-class RecordConsumer(FanoutConsumer):
+class RecordConsumer(DirectDispatch, FanoutConsumer):
     """The floor plus what no move can skip, with none of a game: the act is parsed and
     written (one INSERT, committed, on the sockets' database thread, as a move's write),
     then the group is told; the actor's frame carries its ack (one send fewer, as a move
     with hello.ack_in_state). No per-message close_old_connections hop either (the match
     consumer skips it too). A move costs at least this: the ratio of this to the floor
     bounds from below what any move of this design can reach (docs/matches.md)."""
-
-    async def dispatch(self, message):
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self):
         kwargs = self.scope["url_route"]["kwargs"]

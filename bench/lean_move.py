@@ -146,17 +146,23 @@ def write_log(match: str, seq: int, seat: int, action: str, events: str, action_
 log_row = db_call(write_log)
 
 
-class LeanConsumer(AsyncWebsocketConsumer):
-    """A seat's socket: parses an act, applies it as the match's owner (in this process),
-    and sends on the deltas the owner publishes. The route: `bench/lean/<group>/<players>/`,
-    the seat and the game in the query (`?seat=0&game=bozu`), so the proxy, hashing the path,
-    sends a group's sockets to one process as it does a match's."""
+class DirectDispatch:
+    """A consumer's messages handled without Channels' per-message close_old_connections
+    hop (sync_to_async each time), as the match consumer's socketbase does: for the record
+    and lean baselines, which a move's path is compared with."""
 
-    async def dispatch(self, message):  # as RecordConsumer: no close_old_connections hop
+    async def dispatch(self, message):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+
+class LeanConsumer(DirectDispatch, AsyncWebsocketConsumer):
+    """A seat's socket: parses an act, applies it as the match's owner (in this process),
+    and sends on the deltas the owner publishes. The route: `bench/lean/<group>/<players>/`,
+    the seat and the game in the query (`?seat=0&game=bozu`), so the proxy, hashing the path,
+    sends a group's sockets to one process as it does a match's."""
 
     async def connect(self):
         kwargs = self.scope["url_route"]["kwargs"]
@@ -183,7 +189,8 @@ class LeanConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         ref = None
         try:
-            if not self.bucket.take():
+            if not self.bucket.take():  # named, as the match socket names a dropped act
+                ref = protocol.dropped_ref(text_data)
                 raise MatchError("rate_limited")
             message = protocol.parse(text_data)
             ref = protocol.action_id(message)
