@@ -16,40 +16,43 @@ from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from matches import snapshots
+from matches import presencesql, snapshots
 from matches.broadcast import after_commit
 from matches.clock import presence_stale, refresh_due
 from matches.log import get_game, lock_match, seats_of
 from matches.models import Match, Seat
+from matches.movesql import update_match
 
 log = logging.getLogger(__name__)
 
 
 def presence(match_id: Any, seat_indices: Iterable[int], delta: int) -> int | None:
-    """A socket holding these seats opened (+1) or closed (-1). Returns the match's seq."""
-    seat_indices = list(seat_indices)
-    if not seat_indices:
+    """A socket holding these seats opened (+1) or closed (-1). Returns the match's seq.
+
+    Under the match's row lock, as every room change: it orders this against them (a seat
+    handed to the CPU, a start, a player put out change the seats or the state the due time
+    is computed from) and against another process's socket of the same match (each computes
+    the due time from the seats as the other left them). A move takes no lock, but its
+    UPDATE of the match row waits for this one to commit. The seq does not move."""
+    indices = sorted(set(seat_indices))
+    if not indices:
         return None
     now = timezone.now()
     with transaction.atomic():
-        match = lock_match(match_id)
-        seats = seats_of(match)
-        for seat in seats:
-            if seat.index not in seat_indices or seat.is_cpu:
-                continue
-            seat.connections = max(0, seat.connections + delta)
-            seat.last_seen = now
-            if delta > 0:
-                seat.disconnected_since = None
-                seat.away_ms = 0  # back with the token: the disconnect clock ends
-            elif seat.connections == 0:
-                seat.disconnected_since = now
-            seat.save(update_fields=["connections", "last_seen", "disconnected_since", "away_ms"])
-        _refresh_due(match, seats, now)
-        match.save(update_fields=["due_at", "updated"])
+        match, seats = presencesql.lock_and_move(match_id, indices, delta, now)
+        # Under the lock the seq cannot move: this process's snapshot at it holds its state
+        # (loaded once, when it was made); else the snapshot is read, state and recent rows.
         cached = snapshots.peek(match.pk)
-        # Under the lock the log cannot move: a snapshot read now is this seq's.
-        base = cached if cached and cached.match.seq == match.seq else snapshots.read(match, seats)
+        at_seq = cached is not None and cached.match.seq == match.seq
+        base = cached if at_seq else snapshots.read(match, seats)
+        due_before = match.due_at
+        refresh_due(match, get_game(match), base.state, seats, now)
+        # The row is written when the due time moved, and always in a waiting room: its
+        # `updated` keeps it from the abandoned rooms' purge (records/retention.py). A
+        # running match's moves and a finished one's log line are what count for the rest.
+        if match.due_at != due_before or match.status == Match.Status.WAITING:
+            match.updated = now
+            update_match(match, ("due_at", "updated"))
         after_commit(match, presence=(seats, base))
         return match.seq
 

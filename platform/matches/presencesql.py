@@ -1,0 +1,132 @@
+"""Presence's SQL, built by hand once per database vendor from the models' metadata, as
+movesql.py builds the move path's: lock and read the match row, move the seats a socket
+holds in one UPDATE, read the seats back (on PostgreSQL the three in one round trip). The
+ORM's query building was most of a socket's open or close (the locked read, the seats'
+read, one `save()` per seat: 1.5-1.9 ms of CPU a call on SQLite, bench/bench_presence.py).
+
+Every value goes through the field's own `get_db_prep_save` and every column read through
+the backend's and the field's converters, then `Model.from_db`, so what is stored and read
+is what the ORM would store and read; tests/matches/test_presencesql.py compares each
+with the ORM and fails when a Django upgrade or a model change parts them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Model
+
+from matches.errors import MatchError
+from matches.models import Match, Seat
+
+
+def _db() -> Any:
+    return connections[DEFAULT_DB_ALIAS]  # this thread's connection, looked up once
+
+
+@cache
+def _reader(vendor: str, model: type[Model]) -> tuple[str, list[str], list[tuple[Any, list]]]:
+    """Every column of `model`'s table, for this vendor: the SELECT list, the attribute
+    names and each column's converters (the backend's, then the field's)."""
+    connection = _db()
+    fields = model._meta.concrete_fields
+    columns = []
+    for field in fields:
+        column = field.get_col(model._meta.db_table)
+        found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+        columns.append((column, found))
+    select = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    return select, [f.attname for f in fields], columns
+
+
+def _decode(model: type[Model], rows: list[tuple[Any, ...]]) -> list[Any]:
+    connection = _db()
+    _select, attnames, columns = _reader(connection.vendor, model)
+    found = []
+    for row in rows:
+        values = []
+        for value, (column, converters) in zip(row, columns, strict=True):
+            for convert in converters:
+                value = convert(value, column, connection)
+            values.append(value)
+        found.append(model.from_db(connection.alias, attnames, values))
+    return found
+
+
+@cache
+def _sql(vendor: str, arriving: bool, count: int) -> tuple[str, str, str]:
+    """The match row under its lock (`log.lock_match`'s `select_for_update`); the UPDATE of
+    the human seats among `count` indices; the match's seats in index order."""
+    connection = _db()
+    q = connection.ops.quote_name
+    lock = f"SELECT {_reader(vendor, Match)[0]} FROM {q(Match._meta.db_table)} WHERE "
+    lock += f"{q(Match._meta.pk.column)} = %s"
+    if connection.features.has_select_for_update:  # SQLite: IMMEDIATE transactions instead
+        lock += f" {connection.ops.for_update_sql()}"
+    col = {f.name: q(f.column) for f in Seat._meta.concrete_fields}
+    # Every SET expression reads the row as it was (SQL evaluates all before assigning).
+    conns = col["connections"]
+    counted = f"CASE WHEN {conns} + %s > 0 THEN {conns} + %s ELSE 0 END"  # max(0, n + delta)
+    sets = [f"{conns} = {counted}", f"{col['last_seen']} = %s"]
+    if arriving:  # back with the token: the disconnect clock ends
+        sets += [f"{col['disconnected_since']} = NULL", f"{col['away_ms']} = %s"]
+    else:  # gone once the count reaches 0
+        since = col["disconnected_since"]
+        sets.append(f"{since} = CASE WHEN {conns} + %s > 0 THEN {since} ELSE %s END")
+    table = q(Seat._meta.db_table)
+    move = (
+        f"UPDATE {table} SET {', '.join(sets)} "
+        f"WHERE {col['match']} = %s AND {col['index']} IN ({', '.join(['%s'] * count)}) "
+        f"AND {col['kind']} <> %s"
+    )
+    seats = f"SELECT {_reader(vendor, Seat)[0]} FROM {table} WHERE {col['match']} = %s "
+    seats += f"ORDER BY {col['index']}"
+    return lock, move, seats
+
+
+def lock_and_move(
+    match_id: Any, indices: Sequence[int], delta: int, now: datetime
+) -> tuple[Match, list[Seat]]:
+    """Lock and read the match, move the seats a socket holds, read the seats back.
+
+    A socket opened (delta > 0) or closed: each human seat among `indices` has its
+    `connections` moved by delta (never below 0) and `last_seen` set to now; an arrival
+    ends the disconnect clock (`disconnected_since` None, `away_ms` 0), a departure that
+    leaves no connection starts it (`disconnected_since` now). CPU seats are left alone.
+    On PostgreSQL the three statements go in one round trip (Django's psycopg cursors bind
+    parameters on the client, as `movesql.update_match_and_insert` relies on too)."""
+    connection = _db()
+    meta = Seat._meta
+
+    def prep(name: str, value: Any) -> Any:
+        return meta.get_field(name).get_db_prep_save(value, connection)
+
+    try:
+        pk = Match._meta.pk.get_db_prep_value(Match._meta.pk.to_python(match_id), connection)
+    except Exception:
+        raise MatchError("not_found") from None
+    arriving = delta > 0
+    moved = [delta, delta, prep("last_seen", now)]
+    moved += [prep("away_ms", 0)] if arriving else [delta, prep("disconnected_since", now)]
+    moved += [pk, *(prep("index", i) for i in indices), prep("kind", Seat.Kind.CPU)]
+    lock, move, seats = _sql(connection.vendor, arriving, len(indices))
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"{lock}; {move}; {seats}", [pk, *moved, pk])
+            match_rows = cursor.fetchall()
+            cursor.nextset()
+            cursor.nextset()
+        else:
+            cursor.execute(lock, [pk])
+            match_rows = cursor.fetchall()
+            if match_rows:
+                cursor.execute(move, moved)
+                cursor.execute(seats, [pk])
+        if not match_rows:
+            raise MatchError("not_found")
+        seat_rows = cursor.fetchall()
+    return _decode(Match, match_rows)[0], _decode(Seat, seat_rows)
