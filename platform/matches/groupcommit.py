@@ -2,14 +2,17 @@
 (or within one event-loop turn) are written in one transaction, with one trip to that thread.
 
 It is the queue of matches/owner.py: each act is still `moves.submit_action` (or a timer's
-`autoplay.advance`), decided and checked on its own: its own transaction is a savepoint
-inside the group's, so a refusal, a lost fence (another writer committed that seq first) or
-a duplicate id rolls back only that act. A group holds at most one act per match (a second
-waits for the next group). Nothing is acknowledged before the group's commit (a restart
-loses no acknowledged move), and the group's notices go out after it. Matches are written
-in id order within a group, so two processes' groups never wait on each other's match rows
-in a cycle. If the commit itself fails, every act of the group gets that error and none was
-applied; the client sends them again with the same ids.
+`autoplay.advance`), decided and checked on its own, and a refusal, a lost fence (another
+writer committed that seq first) or a duplicate id leaves nothing of that act: a move's
+first write is the fence, which refuses without an error (moves._write_act; a move that
+ends the match, and the rarer writes, keep a savepoint of their own). The seats of the
+group's matches are read in one query at its start (movesql.seats_read_ahead). A group
+holds at most one act per match (a second waits for the next group). Nothing is
+acknowledged before the group's commit (a restart loses no acknowledged move), and the
+group's notices go out after it. Matches are written in id order within a group, so two
+processes' groups never wait on each other's match rows in a cycle. If the commit itself
+fails, every act of the group gets that error and none was applied; the client sends them
+again with the same ids.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from django.db import DatabaseError, transaction
 
 from matches.broadcast import collecting_notices, send_notices
 from matches.dbcall import db_call
+from matches.movesql import seats_read_ahead
 
 Pending = tuple[tuple[Any, ...], dict[str, Any], asyncio.Future]
 
@@ -73,7 +77,8 @@ class GroupCommit:
             return [self._one(group[0])]
         outcomes: list[tuple[bool, Any]] = [(False, RuntimeError("not run"))] * len(group)
         order = sorted(range(len(group)), key=lambda i: str(group[i][0][0]))
-        with transaction.atomic():
+        # Every match's seats in one query (a move reads its match's before its write).
+        with transaction.atomic(), seats_read_ahead(group[i][0][0] for i in order):
             for i in order:
                 outcomes[i] = self._one(group[i])
         return outcomes

@@ -23,7 +23,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
 import gamekit
@@ -36,7 +36,7 @@ from matches.errors import MatchError
 from matches.latency import Link
 from matches.log import append_row, get_game, save_away
 from matches.models import Action, Match, Seat
-from matches.movesql import read_seats, update_match, update_match_and_insert
+from matches.movesql import append_and_update, read_seats, update_match
 from matches.tokens import still_held
 
 log = logging.getLogger(__name__)
@@ -134,7 +134,7 @@ def submit_action(
             if decision.seat not in still_held(seats, [decision.seat]):
                 raise FenceLost  # the seat was handed to the CPU meanwhile: decide again
             plan_ahead(snap, decision.state, seats)  # the CPU's next plans, before the write
-            return Applied(fenced(partial(_write_act, snap, decision, seats, action_id, now)))
+            return Applied(_write_act(snap, decision, seats, action_id, now))
         except FenceLost:
             earlier = _logged(match_id, held, action_id)  # or the same id, written before
             if earlier is not None:
@@ -168,12 +168,33 @@ def _write_act(
     action_id: str | None,
     now: datetime,
 ) -> int:
+    """Write a decided act; raises FenceLost (nothing written) if its seq is taken.
+
+    Inside a group's transaction (groupcommit.py) an act that does not end the match needs
+    no savepoint of its own: its first write is the fence (`record_move`), which refuses
+    without an error and writes nothing, and nothing is written or queued for the commit
+    before it. What could fail after it is the database's (the whole group fails then, as
+    it would anyway) or a bug, which fails the group too rather than commit half an act.
+    Alone, or ending the match (its announcement is queued before the write), the act has
+    its own transaction or savepoint (`fenced`)."""
     match = copy.copy(snap.match)
-    record_move(
-        match, get_game(match), seats, decision.seat, decision.action, decision.state,
-        decision.events, decision.before, Action.Actor.HUMAN, now, action_id,
-    )  # fmt: skip
-    return match.seq
+    game = get_game(match)
+
+    def write() -> int:
+        record_move(
+            match, game, seats, decision.seat, decision.action, decision.state,
+            decision.events, decision.before, Action.Actor.HUMAN, now, action_id,
+        )  # fmt: skip
+        return match.seq
+
+    if not connection.in_atomic_block or game.outcome(decision.state) is not None:
+        return fenced(write)
+    try:
+        return write()
+    except (FenceLost, DatabaseError):
+        raise
+    except Exception as exc:  # after the fence's write, with no savepoint to undo it
+        raise DatabaseError("a move failed after its write; the group is rolled back") from exc
 
 
 def plan_ahead(snap: snapshots.Snapshot, state: Any, seats: list[Seat]) -> None:
@@ -289,8 +310,9 @@ def record_move(
     now: datetime,
     action_id: str | None = None,
 ) -> None:
-    """Inside the write's transaction (`fenced`), `match` at its seq: log the move at seq + 1
-    (the fence), save the state.
+    """Inside the write's transaction, `match` at its seq: log the move at seq + 1 (the fence:
+    FenceLost, nothing written, if that seq or the action id is taken) and save the state.
+    The fence's statement is the first write (`_write_act` relies on it).
 
     `match` is this call's own copy (the process snapshot is never changed in place).
     """
@@ -308,10 +330,12 @@ def record_move(
     )
     finish_if_over(match, game, state, now)
     timed.begin_state(match, game, now)  # a timed game's new state begins now
-    save_away(update_turns(match, game, state, seats, before, now))
+    grew = update_turns(match, game, state, seats, before, now)
     match.state = game.dump_state(state)
     match.updated = now
-    update_match_and_insert(match, MOVE_FIELDS, row)
+    if not append_and_update(match, MOVE_FIELDS, row):
+        raise FenceLost
+    save_away(grew)
     after_commit(match, remember=(seats, state, [row]))
 
 

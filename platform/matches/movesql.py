@@ -1,6 +1,6 @@
 """The move path's SQL, built by hand once per database vendor from the models' metadata:
-read seats, update the match, append a log row (PostgreSQL: the update and the insert in
-one round trip).
+read seats, update the match, append a log row unless its seq is taken (the fence; on
+PostgreSQL the append and the update in one statement).
 The ORM's query building was most of a move's cost (4.6 ms → 0.9 ms for `submit_action`).
 
 Every value goes through the field's own `get_db_prep_save` and every column read through
@@ -12,10 +12,13 @@ here with the ORM's own and fails when a Django upgrade or a model change parts 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 
@@ -30,11 +33,13 @@ def _q(name: str) -> str:
 def _sql(vendor: str, name: str, fields: tuple[str, ...] = ()) -> str:
     """The statement `name` for this database vendor (built once)."""
     match_table, seat_table, action_table = (_q(m._meta.db_table) for m in (Match, Seat, Action))
-    if name == "seats":
+    if name in ("seats", "seats_in"):  # seats_in: of len(fields) matches
         columns = ", ".join(_q(f.column) for f in Seat._meta.concrete_fields)
         match_column = _q(Seat._meta.get_field("match").column)
+        which = "= %s" if name == "seats" else f"IN ({', '.join(['%s'] * len(fields))})"
         return (
-            f"SELECT {columns} FROM {seat_table} WHERE {match_column} = %s ORDER BY {_q('index')}"
+            f"SELECT {columns} FROM {seat_table} WHERE {match_column} {which} "
+            f"ORDER BY {_q('index')}"
         )
     if name == "update":
         sets = ", ".join(f"{_q(Match._meta.get_field(f).column)} = %s" for f in fields)
@@ -42,6 +47,13 @@ def _sql(vendor: str, name: str, fields: tuple[str, ...] = ()) -> str:
     if name == "insert":
         columns = ", ".join(_q(Action._meta.get_field(f).column) for f in fields)
         return f"INSERT INTO {action_table} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
+    if name == "append":  # the log row, unless its seq or action id is taken (then 0 rows)
+        return f"{_sql(vendor, 'insert', ACTION_FIELDS)} ON CONFLICT DO NOTHING"
+    if name == "append_and_update":  # PostgreSQL: the update only if the row went in
+        return (
+            f"WITH appended AS ({_sql(vendor, 'append')} RETURNING 1) "
+            f"{_sql(vendor, 'update', fields)} AND EXISTS (SELECT 1 FROM appended)"
+        )
     raise ValueError(name)
 
 
@@ -73,11 +85,54 @@ def _seat_reader(vendor: str) -> tuple[list[str], list[tuple[Any, list[Any]]]]:
 
 
 def read_seats(match_id: Any) -> list[Seat]:
-    """The match's seats, fresh from the database, in index order."""
+    """The match's seats, fresh from the database, in index order (read with the group's
+    other matches', if `seats_read_ahead` read them, and not read since)."""
     connection = _db()
+    ahead = getattr(_ahead, "seats", None)
+    if ahead:
+        seats = ahead.pop(_key(match_id), None)
+        if seats is not None:
+            return seats
     with connection.cursor() as cursor:
         cursor.execute(_sql(connection.vendor, "seats"), [_match_pk(match_id, connection)])
         return _seats(cursor.fetchall())
+
+
+_ahead = threading.local()  # per database thread: the seats read ahead for its group
+
+
+@contextmanager
+def seats_read_ahead(match_ids: Iterable[Any]) -> Iterator[None]:
+    """Within: the seats of these matches, read in one query now, are what `read_seats`
+    returns for each, once (a second call reads again). A group commit's moves each read
+    their match's seats before their write (groupcommit.py): one round trip for the group
+    rather than one per move, each as fresh as at the group's start. No lock is taken
+    either way: a presence change committed meanwhile could be missed by a read just before
+    the write too, and a seat handed to the CPU writes a log row, so the move's fence
+    (its seq taken) notices it whenever it was read."""
+    connection = _db()
+    keys = {}
+    for match_id in match_ids:
+        try:
+            keys[_key(match_id)] = _match_pk(match_id, connection)
+        except (TypeError, ValueError, ValidationError):
+            continue  # not a match id: its act refuses it, reading nothing
+    ahead: dict[str, list[Seat]] = {key: [] for key in keys}
+    if len(keys) > 1:
+        with connection.cursor() as cursor:
+            statement = _sql(connection.vendor, "seats_in", ("%s",) * len(keys))  # by count
+            cursor.execute(statement, list(keys.values()))
+            for seat in _seats(cursor.fetchall()):
+                ahead[_key(seat.match_id)].append(seat)
+        _ahead.seats = ahead
+    try:
+        yield
+    finally:
+        _ahead.seats = None
+
+
+def _key(match_id: Any) -> str:
+    return str(Match._meta.pk.to_python(match_id))
 
 
 def _seats(rows: list[tuple[Any, ...]]) -> list[Seat]:
@@ -109,28 +164,26 @@ ACTION_FIELDS = (
 )  # fmt: skip
 
 
-def insert_action(row: Action) -> None:
-    """Append a log row. The (match, seq) and (match, client_action_id) constraints hold."""
-    connection = _db()
-    params = [_prep(Action, row, f, connection) for f in ACTION_FIELDS]
-    with connection.cursor() as cursor:
-        cursor.execute(_sql(connection.vendor, "insert", ACTION_FIELDS), params)
-
-
-def update_match_and_insert(match: Match, fields: Iterable[str], row: Action) -> None:
-    """`update_match` then `insert_action`; on PostgreSQL in one round trip (Django's psycopg
-    cursors bind parameters on the client, so two statements can go in one execute)."""
+def append_and_update(match: Match, fields: Iterable[str], row: Action) -> bool:
+    """Append the log row, then update the match, unless the log already holds the row's seq
+    (or its action id): then nothing is written and it returns False. The fence is decided
+    by the database (the log's unique constraints, `ON CONFLICT DO NOTHING`) without an
+    error, so the caller's transaction stays usable and needs no savepoint to undo a lost
+    fence (groupcommit.py). On PostgreSQL one statement, one round trip (the insert a
+    data-modifying CTE the update depends on); on SQLite two, the update only if the row
+    went in."""
     connection = _db()
     fields = tuple(fields)
-    if connection.vendor != "postgresql":
-        update_match(match, fields)
-        insert_action(row)
-        return
-    params = [_prep(Match, match, f, connection) for f in fields] + [
-        _match_pk(match.pk, connection)
-    ]
-    params += [_prep(Action, row, f, connection) for f in ACTION_FIELDS]
     vendor = connection.vendor
-    sql = f"{_sql(vendor, 'update', fields)}; {_sql(vendor, 'insert', ACTION_FIELDS)}"
+    inserted = [_prep(Action, row, f, connection) for f in ACTION_FIELDS]
+    updated = [_prep(Match, match, f, connection) for f in fields]
+    pk = _match_pk(match.pk, connection)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        if vendor == "postgresql":
+            cursor.execute(_sql(vendor, "append_and_update", fields), [*inserted, *updated, pk])
+            return cursor.rowcount == 1
+        cursor.execute(_sql(vendor, "append"), inserted)
+        if cursor.rowcount != 1:
+            return False
+        cursor.execute(_sql(vendor, "update", fields), [*updated, pk])
+        return True

@@ -9,7 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import OperationalError, transaction
 
-from matches import services
+from matches import services, snapshots
 from matches.errors import MatchError
 from matches.groupcommit import GroupCommit
 from matches.models import Action, Match
@@ -87,3 +87,44 @@ async def test_a_broken_transaction_applies_no_act_of_its_group():
     again = await acts.submit(ids[0], [0], {"type": "draw"}, action_id="b")
     assert again.seq == made[0][0].seq + 1
     assert await db(human_moves)(ids[0]) == 1
+
+
+async def test_a_lost_fence_in_a_group_writes_nothing_of_its_try_and_takes_no_savepoint():
+    """Another writer took the seq this process's memory would write at: that act's try
+    writes nothing (the fence refuses without an error), it is decided again on the match
+    read afresh and written after the other writer's line, the other match's act commits
+    in the same transaction, and no act needed a savepoint."""
+    made = [await db(create)(mode="hotseat", turns=20) for _ in range(2)]
+    ids = [match.id for match, _token in made]
+    seqs = [(await db(snapshots.current)(match_id)).match.seq for match_id in ids]
+
+    def another_writer() -> None:  # a room line, as another process writes one
+        Action.objects.create(
+            match_id=ids[0], seq=seqs[0] + 1, kind=Action.Kind.ROOM, seat=None,
+            action={"type": "note"}, events=[], actor=Action.Actor.SYSTEM,
+        )  # fmt: skip
+        Match.objects.filter(pk=ids[0]).update(seq=seqs[0] + 1)
+
+    await db(another_writer)()
+    statements: list[str] = []
+
+    def record(execute, sql, params, many, context):
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    def submit(*args, **kwargs):
+        with transaction.get_connection().execute_wrapper(record):
+            return services.submit_action(*args, **kwargs)
+
+    acts = GroupCommit(submit)
+    results = await asyncio.gather(
+        *(acts.submit(match_id, [0, 1], {"type": "draw"}, action_id="f") for match_id in ids)
+    )
+    assert [r.seq for r in results] == [seqs[0] + 2, seqs[1] + 1]
+    assert not [s for s in statements if "SAVEPOINT" in s.upper()]
+    for match_id, seq in zip(ids, (seqs[0] + 2, seqs[1] + 1), strict=True):
+        assert await db(human_moves)(match_id) == 1
+        assert (await db(Match.objects.get)(pk=match_id)).seq == seq
+    rows = Action.objects.filter(match_id=ids[0]).order_by("seq")
+    kinds = await db(lambda: list(rows.values_list("seq", "kind")))()
+    assert kinds[-2:] == [(seqs[0] + 1, "room"), (seqs[0] + 2, "game")]
