@@ -1,6 +1,6 @@
 """What one move costs the match server, piece by piece, without sockets (issue 14).
 
-    .venv/bin/python bench/bench_move_cost.py [--matches 12] [--players 4]
+    .venv/bin/python bench/bench_move_cost.py [--matches 12] [--players 4] [--group 1]
 
 In this process, on the embedded defaults (a fresh SQLite file in a temporary VAR_DIR), or
 on the PostgreSQL database --database-url names (its tables are migrated, matches added):
@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
@@ -62,6 +63,10 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=12)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument(
+        "--group", type=int, default=1,
+        help="matches played side by side, one act of each a transaction (as group commit)",
+    )  # fmt: skip
+    parser.add_argument(
         "--lease-matches", type=int, default=200, help="matches whose leases one beat renews"
     )
     parser.add_argument("--database-url", help="e.g. postgres://postgres@127.0.0.1:5432/name")
@@ -75,41 +80,71 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     import gamekit
     from matches import frames, services, snapshots
+    from matches.groupcommit import GroupCommit
 
     game = gamekit.registry.get("bozu")
     settings = bozu_settings(args.players)
-    submit_action = services.collecting_notices(services.submit_action)
+
+    def draw(match_id: Any, seat: int) -> Any:
+        return services.submit_action(match_id, [seat], {"type": "draw"}, seat=seat)
+
+    # The socket's database thread's own path: a group of acts (one, or with --group one of
+    # each match) in one transaction (groupcommit.GroupCommit._commit; no event loop here).
+    committer = GroupCommit(draw)
+
+    @services.collecting_notices
+    def write_group(acts: list[tuple[Any, int]]) -> None:
+        for ok, value in committer._commit([(act, {}, None) for act in acts]):
+            if not ok:
+                raise value
+
     submit, build, encode = Stopwatch(), Stopwatch(), Stopwatch()
     moves = frame_bytes = 0
-    for _ in range(args.matches):
-        match, _token = services.create_match("bozu", settings, "friend")
-        for _seat in range(args.players - 1):
-            services.join(match.invite_code)
-        # As behind sockets: every seat present (an absent one's away time is saved per move).
-        services.presence(match.id, range(args.players), +1)
-        sent: list[int | None] = [None] * args.players
-        while True:
-            snap = snapshots.current(match.id)
-            to_act = list(game.to_act(snap.state)) if snap.match.status == "playing" else []
-            if not to_act:
+    for first in range(0, args.matches, args.group):
+        playing = {}  # match id -> what each seat's socket was sent
+        for _ in range(min(args.group, args.matches - first)):
+            match, _token = services.create_match("bozu", settings, "friend")
+            for _seat in range(args.players - 1):
+                services.join(match.invite_code)
+            # As behind sockets: every seat present (an absent one's away time is saved
+            # per move).
+            services.presence(match.id, range(args.players), +1)
+            playing[match.id] = [None] * args.players
+        while playing:
+            acts = []
+            for match_id in list(playing):
+                snap = snapshots.current(match_id)
+                to_act = list(game.to_act(snap.state)) if snap.match.status == "playing" else []
+                if to_act:
+                    acts.append((match_id, to_act[0]))
+                else:
+                    del playing[match_id]
+            if not acts:
                 break
-            with submit:  # as the consumer calls it: the group is told afterwards, not here
-                submit_action(match.id, [to_act[0]], {"type": "draw"}, seat=to_act[0])
-            moves += 1
-            seq = snapshots.peek(match.id).match.seq
-            for seat in range(args.players):
-                with build:
-                    frame = frames.cached_frame(
-                        match.id, frames.Viewer.of([seat], None, None), sent[seat], seq
-                    )
-                with encode:
-                    text = json.dumps(
-                        frame.wire(), ensure_ascii=False, separators=(",", ":"), allow_nan=False
-                    )
-                sent[seat] = frame.seq
-                frame_bytes += len(text.encode())
+            # The group is told afterwards (collected, not sent here).
+            with submit:
+                write_group(acts)
+            moves += len(acts)
+            for match_id, _seat in acts:
+                sent = playing[match_id]
+                seq = snapshots.peek(match_id).match.seq
+                for seat in range(args.players):
+                    with build:
+                        frame = frames.cached_frame(
+                            match_id, frames.Viewer.of([seat], None, None), sent[seat], seq
+                        )
+                    with encode:
+                        text = json.dumps(
+                            frame.wire(), ensure_ascii=False, separators=(",", ":"),
+                            allow_nan=False,
+                        )  # fmt: skip
+                    sent[seat] = frame.seq
+                    frame_bytes += len(text.encode())
     database = "PostgreSQL" if args.database_url else "SQLite"
-    print(f"{moves} moves in {args.matches} Bozu matches of {args.players}, {database}, one thread")
+    print(
+        f"{moves} moves in {args.matches} Bozu matches of {args.players}, {database}, one "
+        f"thread, {args.group} match(es) a transaction"
+    )
     print(f"{'piece (per move)':44} {'wall ms':>8} {'CPU ms':>8}")
     for name, watch in (
         ("submit_action (decide, write, commit)", submit),
