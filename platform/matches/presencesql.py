@@ -97,8 +97,9 @@ def lock_and_move(
     `connections` moved by delta (never below 0) and `last_seen` set to now; an arrival
     ends the disconnect clock (`disconnected_since` None, `away_ms` 0), a departure that
     leaves no connection starts it (`disconnected_since` now). CPU seats are left alone.
-    On PostgreSQL the three statements go in one round trip (Django's psycopg cursors bind
-    parameters on the client, as `movesql.update_match_and_insert` relies on too)."""
+    On PostgreSQL the three statements go in one round trip: Django's psycopg cursors bind
+    parameters on the client, so one execute may hold several (server-side binding would
+    refuse it, loudly: the tests' PostgreSQL pass runs this)."""
     connection = _db()
     meta = Seat._meta
 
