@@ -42,9 +42,10 @@ def presence(match_id: Any, seat_indices: Iterable[int], delta: int) -> int | No
         match, seats = presencesql.lock_and_move(match_id, indices, delta, now)
         # Under the lock the seq cannot move: this process's snapshot at it holds its state
         # (loaded once, when it was made); else the snapshot is read, state and recent rows.
-        cached = snapshots.peek(match.pk)
-        at_seq = cached is not None and cached.match.seq == match.seq
-        base = cached if at_seq else snapshots.read(match, seats)
+        base = snapshots.peek(match.pk)
+        if base is None or base.match.seq != match.seq:  # the first socket after a change
+            rows = presencesql.recent_rows(match, snapshots.KEEP_ROWS)
+            base = snapshots.read(match, seats, rows)
         due_before = match.due_at
         refresh_due(match, get_game(match), base.state, seats, now)
         # The row is written when the due time moved, and always in a waiting room: its

@@ -1,6 +1,7 @@
 """Presence's SQL, built by hand once per database vendor from the models' metadata, as
 movesql.py builds the move path's: lock and read the match row, move the seats a socket
-holds in one UPDATE, read the seats back (on PostgreSQL the three in one round trip). The
+holds in one UPDATE, read the seats back (on PostgreSQL the three in one round trip), and
+the recent log rows when this process has no snapshot at the match's seq. The
 ORM's query building was most of a socket's open or close (the locked read, the seats'
 read, one `save()` per seat: 1.5-1.9 ms of CPU a call on SQLite, bench/bench_presence.py).
 
@@ -21,7 +22,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
 
 from matches.errors import MatchError
-from matches.models import Match, Seat
+from matches.models import Action, Match, Seat
 
 
 def _db() -> Any:
@@ -131,3 +132,27 @@ def lock_and_move(
             raise MatchError("not_found")
         seat_rows = cursor.fetchall()
     return _decode(Match, match_rows)[0], _decode(Seat, seat_rows)
+
+
+@cache
+def _rows_sql(vendor: str) -> str:
+    q = _db().ops.quote_name
+    match, seq = (q(Action._meta.get_field(f).column) for f in ("match", "seq"))
+    return (
+        f"SELECT {_reader(vendor, Action)[0]} FROM {q(Action._meta.db_table)} "
+        f"WHERE {match} = %s AND {seq} > %s AND {seq} <= %s ORDER BY {seq}"
+    )
+
+
+def recent_rows(match: Match, keep: int) -> list[Action]:
+    """The match's last `keep` log rows up to its seq, in order (`snapshots.read`'s rows, for
+    a socket that finds no snapshot at the seq: the first to open after a room change)."""
+    connection = _db()
+    field = Action._meta.get_field("seq")
+    low, high = (
+        field.get_db_prep_value(n, connection) for n in (max(0, match.seq - keep), match.seq)
+    )
+    pk = Match._meta.pk.get_db_prep_value(match.pk, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(_rows_sql(connection.vendor), [pk, low, high])
+        return _decode(Action, cursor.fetchall())

@@ -193,15 +193,19 @@ def forget(match_id: Any) -> None:
         _cache.pop(str(match_id), None)
 
 
-def read(match: Match, seats: list[Seat]) -> Snapshot:
-    """A snapshot of `match` (read, not stored): its loaded state and recent log rows."""
+def read(match: Match, seats: list[Seat], rows: list[Action] | None = None) -> Snapshot:
+    """A snapshot of `match` (read, not stored): its loaded state and recent log rows (those
+    up to its seq: `rows`, when the caller read them already)."""
     game = get_game(match)
     state = game.load_state(match.state) if match.state is not None else None
-    # Bounded above too: rows committed after the match row was read belong to a later snapshot.
-    recent = Action.objects.filter(
-        match=match, seq__gt=max(0, match.seq - KEEP_ROWS), seq__lte=match.seq
-    )
-    recent_rows = list(recent.order_by("seq"))
+    recent_rows = rows
+    if recent_rows is None:
+        # Bounded above too: rows committed after the match row was read belong to a later
+        # snapshot.
+        recent = Action.objects.filter(
+            match=match, seq__gt=max(0, match.seq - KEEP_ROWS), seq__lte=match.seq
+        )
+        recent_rows = list(recent.order_by("seq"))
     return Snapshot(match, list(seats), state, recent_rows, handles=handles_of(seats))
 
 

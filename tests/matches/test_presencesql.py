@@ -17,7 +17,7 @@ import gamekit
 from matches import presencesql, services, snapshots
 from matches.clock import refresh_due
 from matches.errors import MatchError
-from matches.models import Match, Seat
+from matches.models import Action, Match, Seat
 from tests.matches.helpers import create
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,6 +43,19 @@ def test_the_match_and_seats_read_here_equal_the_orms():
     assert locked.pk == orm.pk and not locked._state.adding
     orm_seats = Seat.objects.filter(match=match).order_by("index")
     assert [values(s, skip=()) for s in seats] == [values(s, skip=()) for s in orm_seats]
+
+
+def test_the_recent_log_rows_read_here_equal_the_orms():
+    match, _token = create(mode="friend")
+    services.join(match.invite_code)
+    for _ in range(4):
+        services.submit_action(match.id, [0, 1], {"type": "draw"}, action_id=str(uuid.uuid4()))
+    match = Match.objects.get(pk=match.pk)
+    for keep in (64, 3):
+        rows = presencesql.recent_rows(match, keep)
+        orm = Action.objects.filter(match=match, seq__gt=match.seq - keep).order_by("seq")
+        assert [values(r, skip=()) for r in rows] == [values(r, skip=()) for r in orm]
+        assert len(rows) == min(keep, match.seq) and rows[-1].seq == match.seq
 
 
 def test_a_match_that_is_not_there_is_not_found():
