@@ -18,7 +18,6 @@ asserts nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -134,10 +133,7 @@ def main() -> None:
                             match_id, frames.Viewer.of([seat], None, None), sent[seat], seq
                         )
                     with encode:
-                        text = json.dumps(
-                            frame.wire(), ensure_ascii=False, separators=(",", ":"),
-                            allow_nan=False,
-                        )  # fmt: skip
+                        text = frames.encode(frame)
                     sent[seat] = frame.seq
                     frame_bytes += len(text.encode())
     database = "PostgreSQL" if args.database_url else "SQLite"
@@ -149,7 +145,7 @@ def main() -> None:
     for name, watch in (
         ("submit_action (decide, write, commit)", submit),
         (f"build {args.players} state frames", build),
-        (f"encode {args.players} state frames (json)", encode),
+        (f"encode {args.players} state frames (orjson)", encode),
     ):
         print(f"{name:44} {1000 * watch.wall / moves:8.3f} {1000 * watch.cpu / moves:8.3f}")
     print(f"mean state frame: {frame_bytes // (moves * args.players)} bytes")
