@@ -45,6 +45,9 @@ def poet_class(number: int) -> PoetClass:
 # Looked up for every card of the pile in every view: a plain table, not a catalogue call.
 _CLASS_OF = {record.number: record.poet_class for record in catalogue.poems()}
 _CLASS_VALUES = tuple(cls.value for cls in PoetClass)
+# The class's name by card: an enum's `.value` is a property lookup, which made counting the
+# pile most of a view's cost (bench/bench_move_cost.py).
+_CLASS_VALUE_OF = {number: cls.value for number, cls in _CLASS_OF.items()}
 
 
 @dataclass(frozen=True)
@@ -287,7 +290,7 @@ def pile_left(pile: Iterable[int]) -> dict[str, int]:
     """How many cards of each class are still face down (public: it follows from the table)."""
     counts = dict.fromkeys(_CLASS_VALUES, 0)
     for number in pile:
-        counts[_CLASS_OF[number].value] += 1
+        counts[_CLASS_VALUE_OF[number]] += 1
     return counts
 
 
