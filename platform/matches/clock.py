@@ -94,12 +94,14 @@ def takeover_at(
     (a seat leaves to_act between them, and at every send), so it counts from the drop:
     the rule then means what it says, 45 s after they went away, whatever the readings do."""
     gone = absent_since(match, seat, now)
+    if gone is None and not match.rated:
+        return None  # the common case (every seat a frame shows asks): decided first
     timed_game = gamekit.timed(game) is not None
     if gone is None:
         # Present but never moving: in a rated turn-based game the turn is played after
         # idle_turn_ms (a timed game's own deadlines end every phase instead).
         since = since or turn_since(match, seat.index)
-        if not match.rated or timed_game or since is None:
+        if timed_game or since is None:
             return None
         return since + timedelta(milliseconds=idle_turn_ms())
     if timed_game:

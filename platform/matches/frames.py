@@ -10,6 +10,7 @@ Events reach each viewer through `gamekit.events.for_viewer`.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -175,10 +176,14 @@ def room_info(
         # When the server plays by itself (a CPU, or the CPU for a disconnected player).
         "due_in_ms": ms_until(match.due_at, now) if match.due_at else None,
     }
-    if held and match.invite_code and match.status != Match.Status.FINISHED:
-        # Only seated players may invite, and only while the match is not over.
+    if _invites(match, held):
         info["invite_code"] = match.invite_code
     return info
+
+
+def _invites(match: Match, held: Iterable[int]) -> bool:
+    """Only seated players may invite, and only while the match is not over."""
+    return bool(held and match.invite_code and match.status != Match.Status.FINISHED)
 
 
 def cached_frame(
@@ -220,10 +225,10 @@ def build_frame(
 
 def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None) -> StateFrame:
     now = timezone.now()
-    match, seats = snap.match, snap.seats
+    match = snap.match
     game = get_game(match)
     # A socket keeps the seats it had at hello: a seat handed to the CPU since is not its own.
-    held = tuple(still_held(seats, viewer.held))
+    held = _still_held(snap, viewer.held)
     if held != viewer.held:
         viewer = Viewer(held, viewer.revealed, viewer.owd)
     view = None
@@ -233,11 +238,9 @@ def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None
         if view_seat not in snap.views:
             snap.views[view_seat] = game.view(snap.state, view_seat)
         view = snap.views[view_seat]
-    # Built per viewer seat as ever; what viewers share (views, seats, log entries) is built
-    # once per snapshot.
-    room = _room(snap, viewer.held, to_act, now, str(game.on_leave))
-    if groups := _groups(snap, game):
-        room["groups"] = groups
+    # Built per viewer seat as ever; what viewers share (views, seats, each holding's room,
+    # log entries) is built once per snapshot.
+    room = _room(snap, game, held, to_act, now)
     frame = StateFrame(match.seq, view, view_seat, room, [], handoff=handoff)
     released = timed.released(game, match, view, now, viewer.owd)
     if released is not None:  # a timed game: the view as released now, `at` and `part`
@@ -248,6 +251,16 @@ def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None
     else:
         frame.events = _entries(snap, game, since, view_seat, lang)
     return frame
+
+
+def _still_held(snap: Snapshot, held: tuple[int, ...]) -> tuple[int, ...]:
+    """`tokens.still_held` against the snapshot's seats, once per holding."""
+    key = ("held", held)
+    still = snap.shared.get(key)
+    if still is None:
+        still = tuple(still_held(snap.seats, held))
+        snap.shared[key] = still
+    return still
 
 
 def _to_act(snap: Snapshot, game: Any) -> list[int]:
@@ -274,21 +287,38 @@ SEATS_FRESH_S = 0.25  # a snapshot's seats as shown ("connected") are rebuilt th
 
 
 def _room(
-    snap: Snapshot, held: Iterable[int], to_act: list[int], now: datetime, on_leave: str
+    snap: Snapshot, game: Any, held: tuple[int, ...], to_act: list[int], now: datetime
 ) -> dict[str, Any]:
-    """`room_info` from parts shared by the snapshot's viewers (only `yours` and the invite
-    are the viewer's own)."""
+    """`room_info` (and the groups) from parts shared by the snapshot's viewers: the seats as
+    everyone sees them, and the whole room once per holding (`yours` and the invite are the
+    holding's own), kept while those seats are. Only `due_in_ms` is taken at each frame's
+    moment (the server's own timer is armed from it: consumers.push)."""
     match = snap.match
     clock = time.monotonic()
-    cached = snap.shared.get("seats")
-    if cached is None or clock - cached[0] > SEATS_FRESH_S:
+    seats = snap.shared.get("seats")
+    if seats is None or clock - seats[0] > SEATS_FRESH_S:
         public = [seat_public(match, s, (), now, snap.handles.get(s.index)) for s in snap.seats]
-        cached = (clock, public)
-        snap.shared["seats"] = cached
-    held = set(held)
-    info = room_info(match, [], held, to_act, now, on_leave)
-    info["seats"] = [{**p, "yours": p["index"] in held} for p in cached[1]]
-    return info
+        # Each seat as its holder's frame shows it and as everyone else's does.
+        yours = {p["index"]: {**p, "yours": True} for p in public}
+        base = room_info(match, [], (), to_act, now, str(game.on_leave))
+        seats = (clock, public, yours, base)
+        snap.shared["seats"] = seats
+    key = ("room", held)
+    kept = snap.shared.get(key)
+    if kept is None or kept[0] is not seats:
+        _clock, public, yours, base = seats
+        info = dict(base)
+        info["seats"] = [yours[p["index"]] if p["index"] in held else p for p in public]
+        if _invites(match, held):
+            info["invite_code"] = match.invite_code
+        if groups := _groups(snap, game):
+            info["groups"] = groups
+        kept = (seats, info)
+        snap.shared[key] = kept
+    room = kept[1]
+    if match.due_at is not None:  # the one field that moves with the clock: its place kept
+        room = {**room, "due_in_ms": ms_until(match.due_at, now)}
+    return room
 
 
 def _entries(
@@ -305,8 +335,16 @@ def _entries(
             Action.objects.filter(match=match, seq__gt=since, seq__lte=match.seq).order_by("seq")
         )
         return [_entry(snap, game, row, view_seat, lang) for row in rows]
-    rows = [row for row in snap.rows if row.seq > since]
-    private = any(e.get("type") == game_events.PRIVATE for row in rows for e in row.events)
+    after = snap.shared.get(("after", since))
+    if after is None:
+        # The rows are contiguous and end at match.seq: those after `since` are the last ones.
+        rows = snap.rows[len(snap.rows) - (match.seq - since) :] if match.seq > since else []
+        if rows and rows[0].seq != since + 1:  # not so after all: pick them out
+            rows = [row for row in snap.rows if row.seq > since]
+        private = any(e.get("type") == game_events.PRIVATE for row in rows for e in row.events)
+        after = (rows, private)
+        snap.shared[("after", since)] = after
+    rows, private = after
     key = ("entries", since, lang, view_seat if private else "all")
     entries = snap.shared.get(key)
     if entries is None:
@@ -349,7 +387,9 @@ def _texts(
     key = (row.seq, lang, repr(events) if private else None)
     texts = snap.texts.get(key)
     if texts is None:
-        with translation.override(lang):
+        # A socket's frame is built in its own language already (consumers.push_quietly).
+        speaking = translation.get_language() == lang
+        with contextlib.nullcontext() if speaking else translation.override(lang):
             if row.kind == Action.Kind.GAME:
                 texts = [str(t) for t in game.describe_events(events)]
             elif row.action.get("type") == "out":  # the room's line, then the game's own

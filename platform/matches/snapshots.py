@@ -68,6 +68,20 @@ def handles_of(seats: list[Seat], previous: Snapshot | None = None) -> dict[int,
     return {i: users[u].get_username() for i, u in people.items() if u in users}
 
 
+TEXTS_KEPT = 4 * KEEP_ROWS  # log lines in words carried to the next snapshot, then pruned
+
+
+def texts_after(previous: Snapshot | None, seq: int) -> dict[Any, list[str]]:
+    """The log lines in words a snapshot at `seq` takes over from the match's previous one: a
+    line's words depend only on the committed row (its seq names it) and the language, so
+    only a new row's are new. Pruned to the rows a snapshot keeps once they grow."""
+    if previous is None:
+        return {}
+    if len(previous.texts) <= TEXTS_KEPT:
+        return previous.texts
+    return {key: texts for key, texts in previous.texts.items() if key[0] > seq - KEEP_ROWS}
+
+
 def news_after(snap: Snapshot, seen: int) -> int:
     """The seq to tell a socket that has seen `seen`: the snapshot's, unless every row after
     `seen` is a quiet line (moves._write_refusal), which waits for the socket's next frame."""
@@ -110,7 +124,12 @@ def remember(match: Match, seats: list[Seat], state: Any, new_rows: list[Action]
     if previous is not None and previous.match.seq == match.seq - len(new_rows):
         rows = (previous.rows + rows)[-KEEP_ROWS:]
         tags = previous.tags  # the seats were read again under the lock: still reflected
-    put(Snapshot(match, list(seats), state, rows, tags, handles=handles_of(seats, previous)))
+    texts = texts_after(previous, match.seq)
+    put(
+        Snapshot(
+            match, list(seats), state, rows, tags, texts=texts, handles=handles_of(seats, previous)
+        )
+    )
 
 
 def remember_presence(match: Match, seats: list[Seat], tag: str, base: Snapshot) -> None:
@@ -177,7 +196,8 @@ def catch_up(match_id: Any, move: Mapping[str, Any]) -> None:
         forget(match_id)
         return
     rows = [*snap.rows, row][-KEEP_ROWS:]
-    caught = Snapshot(match, snap.seats, state, rows, snap.tags, handles=snap.handles)
+    texts = texts_after(snap, match.seq)
+    caught = Snapshot(match, snap.seats, state, rows, snap.tags, texts=texts, handles=snap.handles)
     with _guard:
         if _cache.get(key) is snap:  # unless this process moved the snapshot meanwhile
             _cache[key] = caught
