@@ -52,6 +52,7 @@ class MatchConsumer(SocketBase):
         self.arrived_ms: float | None = None  # when the frame being handled came in
         self.seen: snapshots.Snapshot | None = None  # the snapshot the last frame came from
         self.lang = handshake.language(self.scope)
+        translation.activate(self.lang)  # kept by this socket's task: handshake.speaking
         rate, burst = services.conf("RATE_PER_S", 20), services.conf("RATE_BURST", 40)
         self.bucket = TokenBucket(rate, burst, lambda: clock())
         tell = lambda d: self.send_json(error_frame("rate_limited", dropped=d))  # noqa: E731
@@ -77,7 +78,7 @@ class MatchConsumer(SocketBase):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.ref = None  # the action id of the frame being handled, for its error
-        with translation.override(self.lang):
+        with handshake.speaking(self.lang):
             try:
                 if not self.bucket.take():  # dropped unread, but named: `dropped`, ≤ 1/s
                     return await self.dropped.dropped(protocol.dropped_ref(text_data))
@@ -219,7 +220,7 @@ class MatchConsumer(SocketBase):
             await self.push_quietly(min_seq=seq)
 
     async def push_quietly(self, **kwargs: Any) -> None:
-        with translation.override(self.lang), contextlib.suppress(MatchError):
+        with handshake.speaking(self.lang), contextlib.suppress(MatchError):
             await self.push(**kwargs)
 
     async def push(self, force=False, min_seq=None, tag=None, ack=None) -> frames.StateFrame:

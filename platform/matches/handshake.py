@@ -4,6 +4,7 @@ with its q-values, then the site's default)."""
 
 from __future__ import annotations
 
+import contextlib
 from http.cookies import SimpleCookie
 from typing import Any
 
@@ -38,3 +39,12 @@ def language(scope: dict[str, Any]) -> str:
     if accept:
         request.META["HTTP_ACCEPT_LANGUAGE"] = accept
     return translation.get_language_from_request(request, check_path=False)
+
+
+def speaking(lang: str) -> contextlib.AbstractContextManager:
+    """`lang` active while a socket handles a frame or a notice. A socket's task keeps the
+    language it activated (at connect, or hello's), so this is mostly a check: a switch
+    and back costs each notice more than the check (two context-local writes)."""
+    if translation.get_language() == lang:
+        return contextlib.nullcontext()
+    return translation.override(lang)

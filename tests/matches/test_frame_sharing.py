@@ -1,7 +1,7 @@
 """What the viewers of one snapshot share is built once and stays each viewer's own frame:
 the room once per holding (only `due_in_ms` taken at each frame's moment), the seats rebuilt
 when they go stale, the log lines in words carried from one snapshot to the next (only a new
-row's are new)."""
+row's are new), and each socket's words in its own language."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ from unittest import mock
 
 import orjson
 import pytest
-from django.utils import timezone
+from channels.db import database_sync_to_async
+from django.utils import timezone, translation
 
 from matches import frames, services, snapshots
 from matches.snapshots import KEEP_ROWS, TEXTS_KEPT, Snapshot, texts_after
+from tests.matches.helpers import Client
 from tests.matches.test_frame_encoding import full_friend_match, play
 from tests.support.game_settings import bozu_settings
 
@@ -114,3 +116,33 @@ def test_carried_words_are_pruned_to_the_rows_kept():
         range(TEXTS_KEPT + 2 - KEEP_ROWS, TEXTS_KEPT + 2)
     )
     assert texts_after(None, 5) == {}
+
+
+@pytest.mark.anyio
+@pytest.mark.usefixtures("close_db_threads")
+async def test_each_socket_gets_the_log_in_its_own_language_on_every_notice():
+    match, token = await database_sync_to_async(services.create_match)(
+        "bozu", bozu_settings(2), "hotseat"
+    )
+    player = Client(match.id, token)
+    await player.connect()
+    english = Client(match.id, headers=[(b"cookie", b"django_language=en")])
+    await english.connect()
+    chinese = Client(match.id)  # Japanese by its headers, Chinese by its hello
+    await chinese.connect(lang="zh-hans")
+    japanese = Client(match.id)
+    await japanese.connect()
+    for i in range(3):
+        seat = player.room["to_act"][0]
+        await player.send(
+            {"type": "act", "action": draw(None, seat), "action_id": f"d{i}", "seat": seat}
+        )
+        await player.until(lambda f: f["type"] == "ack")
+        game = services.get_game(match)
+        for client, lang in ((english, "en"), (chinese, "zh-hans"), (japanese, "ja")):
+            state = await client.until(lambda f: f["type"] == "state" and f["events"])
+            for entry in state["events"]:
+                with translation.override(lang):
+                    assert entry["texts"] == game.describe_events(entry["events"]), lang
+    for client in (player, english, chinese, japanese):
+        await client.close()
