@@ -102,6 +102,7 @@ def main() -> None:
         ).encode()
 
     def server(frame: frames.StateFrame) -> bytes:
+        frame.text = None  # encoded anew each round: `encode` keeps a frame's text
         return frames.encode(frame).encode()
 
     msgspec_encoder = msgspec.json.Encoder() if msgspec else None

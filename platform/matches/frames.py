@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -71,6 +71,8 @@ class StateFrame:
     part: int | None = None  # timed games: how much of the state is released
     releases: bool = False
     release_in_ms: int | None = None
+    # Never sent: the frame encoded (`encode`), kept for the other viewers who share it.
+    text: str | None = field(default=None, compare=False, repr=False)
 
     def wire(self) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -241,15 +243,24 @@ def _compose(snap: Snapshot, viewer: Viewer, since: int | None, lang: str | None
     # Built per viewer seat as ever; what viewers share (views, seats, each holding's room,
     # log entries) is built once per snapshot.
     room = _room(snap, game, held, to_act, now)
-    frame = StateFrame(match.seq, view, view_seat, room, [], handoff=handoff)
+    reset = since is None or since > match.seq or match.seq - since > EVENTS_LIMIT
+    lang = lang or translation.get_language()
+    # Viewers of the same content (a seat open in two tabs, spectators) share one frame, and
+    # so its encoding, unless it is taken at its own moment (a timed game's release, a move
+    # due), or the room it was built with has gone stale.
+    key = ("frame", held, view_seat, handoff, None if reset else since, lang)
+    kept = snap.shared.get(key)
+    if kept is not None and kept[0] is room:
+        return kept[1]
+    frame = StateFrame(match.seq, view, view_seat, room, [], handoff=handoff, reset=reset)
     released = timed.released(game, match, view, now, viewer.owd)
     if released is not None:  # a timed game: the view as released now, `at` and `part`
         frame.view, frame.at, frame.part = released.view, released.at, released.part
         frame.releases, frame.release_in_ms = released.grows, released.next_in_ms
-    if since is None or since > match.seq or match.seq - since > EVENTS_LIMIT:
-        frame.reset = True
-    else:
+    if not reset:
         frame.events = _entries(snap, game, since, view_seat, lang)
+    if released is None and match.due_at is None:
+        snap.shared[key] = (room, frame)
     return frame
 
 
@@ -372,6 +383,10 @@ def encode(
     no text spliced (bench/bench_frame_encoding.py: 7.6 µs of CPU a Bozu frame, against 32
     for the standard library's json with the shared parts encoded once and spliced in).
     Integer keys become strings, as json.dumps writes them."""
+    if isinstance(frame, StateFrame) and not extra:
+        if frame.text is None:  # once per frame, however many viewers share it
+            frame.text = orjson.dumps(frame.wire(), option=_OPTIONS).decode()
+        return frame.text
     body = frame if isinstance(frame, dict) else frame.wire()
     return orjson.dumps({**body, **extra} if extra else body, option=_OPTIONS).decode()
 

@@ -146,3 +146,44 @@ async def test_each_socket_gets_the_log_in_its_own_language_on_every_notice():
                     assert entry["texts"] == game.describe_events(entry["events"]), lang
     for client in (player, english, chinese, japanese):
         await client.close()
+
+
+def test_viewers_of_the_same_content_share_one_frame_and_one_encoding(monkeypatch):
+    match = full_friend_match("bozu", bozu_settings(4), 4)
+    seq = play(match, 3, draw)
+    spectators = [frame(match, (), seq - 1, seq) for _ in range(3)]
+    assert all(f is spectators[0] for f in spectators)
+    text = frames.encode(spectators[0])
+    assert frames.encode(spectators[2]) is text  # encoded once
+    with_ack = frames.encode(spectators[1], {"ack": {"seq": seq}})
+    assert orjson.loads(with_ack) == {**orjson.loads(text), "ack": {"seq": seq}}
+    assert frames.encode(spectators[1]) is text
+    # Another seat, another seq seen, another language: each its own frame.
+    assert frame(match, (0,), seq - 1, seq) is frame(match, (0,), seq - 1, seq)
+    others = [
+        frame(match, (0,), seq - 1, seq),
+        frame(match, (), seq - 2, seq),
+        frame(match, (), None, seq),
+        frames.cached_frame(match.id, frames.Viewer.of(()), seq - 1, seq, lang="en"),
+    ]
+    assert len({id(f) for f in [spectators[0], *others]}) == 5
+    assert others[3].events[0]["texts"] != spectators[0].events[0]["texts"]
+    # The seats shown gone stale: built again.
+    monkeypatch.setattr(frames, "SEATS_FRESH_S", -1.0)
+    again = frame(match, (), seq - 1, seq)
+    assert again is not spectators[0] and frames.encode(again) == text
+    # A move due: each frame is taken at its own moment.
+    monkeypatch.setattr(frames, "SEATS_FRESH_S", 60.0)
+    snapshots.peek(match.id).match.due_at = timezone.now() + timedelta(seconds=5)
+    assert frame(match, (), seq - 1, seq) is not frame(match, (), seq - 1, seq)
+
+
+def test_a_timed_game_s_frames_are_each_taken_at_their_own_moment():
+    genpei = {"mode": "genpei", "teams": [2, 2], "memorise_seconds": 0}
+    match, _token = services.create_match("karuta", genpei, "friend")
+    for group in (1, 0, 1):
+        services.join(match.invite_code, group=group)
+    services.presence(match.id, range(4), +1)
+    seq = snapshots.peek(match.id).match.seq
+    first, second = (frame(match, (), seq - 1, seq) for _ in range(2))
+    assert first.releases and first is not second
