@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -175,8 +176,9 @@ def _write_act(
     without an error and writes nothing, and nothing is written or queued for the commit
     before it. What could fail after it is the database's (the whole group fails then, as
     it would anyway) or a bug, which fails the group too rather than commit half an act.
-    Alone, or ending the match (its announcement is queued before the write), the act has
-    its own transaction or savepoint (`fenced`)."""
+    Alone, on PostgreSQL, it is one autocommitted statement unless it saves away time too
+    (`record_move`). Ending the match (its announcement is queued before the write), it
+    has its own transaction or savepoint (`fenced`)."""
     match = copy.copy(snap.match)
     game = get_game(match)
 
@@ -187,8 +189,10 @@ def _write_act(
         )  # fmt: skip
         return match.seq
 
-    if not connection.in_atomic_block or game.outcome(decision.state) is not None:
+    if game.outcome(decision.state) is not None:
         return fenced(write)
+    if not connection.in_atomic_block:
+        return write()  # alone: record_move's one statement, or its own transaction
     try:
         return write()
     except (FenceLost, DatabaseError):
@@ -333,10 +337,20 @@ def record_move(
     grew = update_turns(match, game, state, seats, before, now)
     match.state = game.dump_state(state)
     match.updated = now
-    if not append_and_update(match, MOVE_FIELDS, row):
-        raise FenceLost
-    save_away(grew)
+    with _transaction_if_needed(bool(grew)):
+        if not append_and_update(match, MOVE_FIELDS, row):
+            raise FenceLost
+        save_away(grew)
     after_commit(match, remember=(seats, state, [row]))
+
+
+def _transaction_if_needed(more_writes: bool) -> Any:
+    """A transaction for the move's writes unless one is open already or the move is one
+    statement (PostgreSQL's `append_and_update` with no away time to save): a statement
+    alone is atomic, and its commit is one round trip less."""
+    if connection.in_atomic_block or (connection.vendor == "postgresql" and not more_writes):
+        return nullcontext()
+    return transaction.atomic()
 
 
 def finish_if_over(match: Match, game: Game, state: Any, now: datetime) -> None:

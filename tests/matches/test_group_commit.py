@@ -128,3 +128,45 @@ async def test_a_lost_fence_in_a_group_writes_nothing_of_its_try_and_takes_no_sa
     rows = Action.objects.filter(match_id=ids[0]).order_by("seq")
     kinds = await db(lambda: list(rows.values_list("seq", "kind")))()
     assert kinds[-2:] == [(seqs[0] + 1, "room"), (seqs[0] + 2, "game")]
+
+
+async def test_a_move_alone_after_another_writers_line_is_written_after_it_in_one_statement():
+    """Outside a group (a group of one act) a move on PostgreSQL is one autocommitted
+    statement (on SQLite two, in a transaction): a lost fence there too writes nothing; the
+    act is decided again and written after the other writer's line."""
+    match, _token = await db(create)(mode="hotseat", turns=20)
+    await db(services.presence)(match.id, [0, 1], +1)  # here: no away time to save
+    seq = (await db(snapshots.current)(match.id)).match.seq
+
+    def another_writer() -> None:
+        Action.objects.create(
+            match_id=match.id, seq=seq + 1, kind=Action.Kind.ROOM, seat=None,
+            action={"type": "note"}, events=[], actor=Action.Actor.SYSTEM,
+        )  # fmt: skip
+        Match.objects.filter(pk=match.id).update(seq=seq + 1)
+
+    await db(another_writer)()
+    writes: list[tuple[str, bool]] = []  # (statement, in a transaction)
+
+    def alone():
+        connection = transaction.get_connection()
+
+        def record(execute, sql, params, many, context):
+            if sql.lstrip().upper().startswith(("INSERT", "UPDATE", "WITH")):
+                writes.append((sql.split()[0].upper(), connection.in_atomic_block))
+            return execute(sql, params, many, context)
+
+        assert not connection.in_atomic_block
+        with connection.execute_wrapper(record):
+            return services.submit_action(match.id, [0, 1], {"type": "draw"}, action_id="a")
+
+    applied = await db(alone)()
+    assert applied.seq == seq + 2
+    if transaction.get_connection().vendor == "postgresql":
+        assert writes == [("WITH", False), ("WITH", False)]  # lost, then written
+    else:
+        assert writes == [("INSERT", True), ("INSERT", True), ("UPDATE", True)]
+    rows = Action.objects.filter(match_id=match.id).order_by("seq")
+    kinds = await db(lambda: list(rows.values_list("seq", "kind")))()
+    assert kinds[-2:] == [(seq + 1, "room"), (seq + 2, "game")]
+    assert (await db(Match.objects.get)(pk=match.id)).seq == seq + 2
