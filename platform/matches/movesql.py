@@ -74,14 +74,33 @@ def _match_pk(match_id: Any, connection: Any) -> Any:
 
 
 @cache
-def _seat_reader(vendor: str) -> tuple[list[str], list[tuple[Any, list[Any]]]]:
-    fields = Seat._meta.concrete_fields
+def reader(vendor: str, model: type[Model]) -> tuple[str, list[str], list[tuple[Any, list]]]:
+    """Every column of `model`'s table, for this vendor: the SELECT list, the attribute
+    names and each column's converters (the backend's, then the field's)."""
+    connection = _db()
+    fields = model._meta.concrete_fields
     columns = []
     for field in fields:
-        column = field.get_col(Seat._meta.db_table)
-        converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-        columns.append((column, converters))
-    return [f.attname for f in fields], columns
+        column = field.get_col(model._meta.db_table)
+        found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+        columns.append((column, found))
+    select = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    return select, [f.attname for f in fields], columns
+
+
+def decode(model: type[Model], rows: list[tuple[Any, ...]]) -> list[Any]:
+    """Rows of `reader`'s columns as model instances, converted as the ORM converts them."""
+    connection = _db()
+    _select, attnames, columns = reader(connection.vendor, model)
+    found = []
+    for row in rows:
+        values = []
+        for value, (column, converters) in zip(row, columns, strict=True):
+            for convert in converters:
+                value = convert(value, column, connection)
+            values.append(value)
+        found.append(model.from_db(connection.alias, attnames, values))
+    return found
 
 
 def read_seats(match_id: Any) -> list[Seat]:
@@ -95,7 +114,7 @@ def read_seats(match_id: Any) -> list[Seat]:
             return seats
     with connection.cursor() as cursor:
         cursor.execute(_sql(connection.vendor, "seats"), [_match_pk(match_id, connection)])
-        return _seats(cursor.fetchall())
+        return decode(Seat, cursor.fetchall())
 
 
 _ahead = threading.local()  # per database thread: the seats read ahead for its group
@@ -122,7 +141,7 @@ def seats_read_ahead(match_ids: Iterable[Any]) -> Iterator[None]:
         with connection.cursor() as cursor:
             statement = _sql(connection.vendor, "seats_in", ("%s",) * len(keys))  # by count
             cursor.execute(statement, list(keys.values()))
-            for seat in _seats(cursor.fetchall()):
+            for seat in decode(Seat, cursor.fetchall()):
                 ahead[_key(seat.match_id)].append(seat)
         _ahead.seats = ahead
     try:
@@ -133,20 +152,6 @@ def seats_read_ahead(match_ids: Iterable[Any]) -> Iterator[None]:
 
 def _key(match_id: Any) -> str:
     return str(Match._meta.pk.to_python(match_id))
-
-
-def _seats(rows: list[tuple[Any, ...]]) -> list[Seat]:
-    connection = _db()
-    attnames, columns = _seat_reader(connection.vendor)
-    found = []
-    for row in rows:
-        values = []
-        for value, (column, converters) in zip(row, columns, strict=True):
-            for convert in converters:
-                value = convert(value, column, connection)
-            values.append(value)
-        found.append(Seat.from_db(connection.alias, attnames, values))
-    return found
 
 
 def update_match(match: Match, fields: Iterable[str]) -> None:

@@ -19,43 +19,14 @@ from functools import cache
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Model
 
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
+from matches.movesql import decode, reader
 
 
 def _db() -> Any:
     return connections[DEFAULT_DB_ALIAS]  # this thread's connection, looked up once
-
-
-@cache
-def _reader(vendor: str, model: type[Model]) -> tuple[str, list[str], list[tuple[Any, list]]]:
-    """Every column of `model`'s table, for this vendor: the SELECT list, the attribute
-    names and each column's converters (the backend's, then the field's)."""
-    connection = _db()
-    fields = model._meta.concrete_fields
-    columns = []
-    for field in fields:
-        column = field.get_col(model._meta.db_table)
-        found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-        columns.append((column, found))
-    select = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    return select, [f.attname for f in fields], columns
-
-
-def _decode(model: type[Model], rows: list[tuple[Any, ...]]) -> list[Any]:
-    connection = _db()
-    _select, attnames, columns = _reader(connection.vendor, model)
-    found = []
-    for row in rows:
-        values = []
-        for value, (column, converters) in zip(row, columns, strict=True):
-            for convert in converters:
-                value = convert(value, column, connection)
-            values.append(value)
-        found.append(model.from_db(connection.alias, attnames, values))
-    return found
 
 
 @cache
@@ -64,7 +35,7 @@ def _sql(vendor: str, arriving: bool, count: int) -> tuple[str, str, str]:
     the human seats among `count` indices; the match's seats in index order."""
     connection = _db()
     q = connection.ops.quote_name
-    lock = f"SELECT {_reader(vendor, Match)[0]} FROM {q(Match._meta.db_table)} WHERE "
+    lock = f"SELECT {reader(vendor, Match)[0]} FROM {q(Match._meta.db_table)} WHERE "
     lock += f"{q(Match._meta.pk.column)} = %s"
     if connection.features.has_select_for_update:  # SQLite: IMMEDIATE transactions instead
         lock += f" {connection.ops.for_update_sql()}"
@@ -84,7 +55,7 @@ def _sql(vendor: str, arriving: bool, count: int) -> tuple[str, str, str]:
         f"WHERE {col['match']} = %s AND {col['index']} IN ({', '.join(['%s'] * count)}) "
         f"AND {col['kind']} <> %s"
     )
-    seats = f"SELECT {_reader(vendor, Seat)[0]} FROM {table} WHERE {col['match']} = %s "
+    seats = f"SELECT {reader(vendor, Seat)[0]} FROM {table} WHERE {col['match']} = %s "
     seats += f"ORDER BY {col['index']}"
     return lock, move, seats
 
@@ -131,7 +102,7 @@ def lock_and_move(
         if not match_rows:
             raise MatchError("not_found")
         seat_rows = cursor.fetchall()
-    return _decode(Match, match_rows)[0], _decode(Seat, seat_rows)
+    return decode(Match, match_rows)[0], decode(Seat, seat_rows)
 
 
 @cache
@@ -139,7 +110,7 @@ def _rows_sql(vendor: str) -> str:
     q = _db().ops.quote_name
     match, seq = (q(Action._meta.get_field(f).column) for f in ("match", "seq"))
     return (
-        f"SELECT {_reader(vendor, Action)[0]} FROM {q(Action._meta.db_table)} "
+        f"SELECT {reader(vendor, Action)[0]} FROM {q(Action._meta.db_table)} "
         f"WHERE {match} = %s AND {seq} > %s AND {seq} <= %s ORDER BY {seq}"
     )
 
@@ -155,4 +126,4 @@ def recent_rows(match: Match, keep: int) -> list[Action]:
     pk = Match._meta.pk.get_db_prep_value(match.pk, connection)
     with connection.cursor() as cursor:
         cursor.execute(_rows_sql(connection.vendor), [pk, low, high])
-        return _decode(Action, cursor.fetchall())
+        return decode(Action, cursor.fetchall())
