@@ -98,9 +98,26 @@ def _report() -> None:
 
 
 def install() -> None:
-    """Call once at import of the ASGI module; `watch()` from inside the running loop."""
+    """Call once at import of the ASGI module; `watch()` from inside the running loop.
+
+    The report is written at exit and, under daphne, as its reactor shuts down: a server
+    whose database thread is still busy leaves by `os._exit` (config/shutdown.py), which
+    runs no atexit handler."""
     gc.callbacks.append(_on_gc)
-    atexit.register(_report)
+    atexit.register(_report_once)
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is not None:
+        reactor.addSystemEventTrigger("before", "shutdown", _report_once)
+
+
+_reported = False
+
+
+def _report_once() -> None:
+    global _reported
+    if not _reported:
+        _reported = True
+        _report()
 
 
 _watching = False
