@@ -103,7 +103,7 @@ def test_log_words_are_carried_to_the_next_snapshot_only_a_new_row_is_described(
     assert behind.events[0]["texts"] is first.events[0]["texts"]
     # What a snapshot read from nothing says in words, for every row.
     snapshots.forget(match.id)
-    fresh = frames.build_frame(match.id, frames.Viewer.of((0,)), seq - 1)
+    fresh = frames.build_frame(match.id, frames.Viewer.of((0,)), seq - 1, lang="ja")
     assert fresh.events == behind.events
 
 
