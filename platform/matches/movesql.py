@@ -57,7 +57,7 @@ def _sql(vendor: str, name: str, fields: tuple[str, ...] = ()) -> str:
     raise ValueError(name)
 
 
-def _db() -> Any:
+def db() -> Any:
     """This thread's connection itself: each use of the `connection` proxy looks it up
     again (an asgiref Local), which was a tenth of the move path's own CPU."""
     return connections[DEFAULT_DB_ALIAS]
@@ -68,7 +68,7 @@ def _prep(model: type[Model], instance: Model, attname: str, connection: Any) ->
     return field.get_db_prep_save(getattr(instance, field.attname), connection)
 
 
-def _match_pk(match_id: Any, connection: Any) -> Any:
+def match_pk(match_id: Any, connection: Any) -> Any:
     field = Match._meta.pk
     return field.get_db_prep_value(field.to_python(match_id), connection)
 
@@ -77,7 +77,7 @@ def _match_pk(match_id: Any, connection: Any) -> Any:
 def reader(vendor: str, model: type[Model]) -> tuple[str, list[str], list[tuple[Any, list]]]:
     """Every column of `model`'s table, for this vendor: the SELECT list, the attribute
     names and each column's converters (the backend's, then the field's)."""
-    connection = _db()
+    connection = db()
     fields = model._meta.concrete_fields
     columns = []
     for field in fields:
@@ -90,7 +90,7 @@ def reader(vendor: str, model: type[Model]) -> tuple[str, list[str], list[tuple[
 
 def decode(model: type[Model], rows: list[tuple[Any, ...]]) -> list[Any]:
     """Rows of `reader`'s columns as model instances, converted as the ORM converts them."""
-    connection = _db()
+    connection = db()
     _select, attnames, columns = reader(connection.vendor, model)
     found = []
     for row in rows:
@@ -106,14 +106,14 @@ def decode(model: type[Model], rows: list[tuple[Any, ...]]) -> list[Any]:
 def read_seats(match_id: Any) -> list[Seat]:
     """The match's seats, fresh from the database, in index order (read with the group's
     other matches', if `seats_read_ahead` read them, and not read since)."""
-    connection = _db()
+    connection = db()
     ahead = getattr(_ahead, "seats", None)
     if ahead:
         seats = ahead.pop(_key(match_id), None)
         if seats is not None:
             return seats
     with connection.cursor() as cursor:
-        cursor.execute(_sql(connection.vendor, "seats"), [_match_pk(match_id, connection)])
+        cursor.execute(_sql(connection.vendor, "seats"), [match_pk(match_id, connection)])
         return decode(Seat, cursor.fetchall())
 
 
@@ -129,11 +129,11 @@ def seats_read_ahead(match_ids: Iterable[Any]) -> Iterator[None]:
     either way: a presence change committed meanwhile could be missed by a read just before
     the write too, and a seat handed to the CPU writes a log row, so the move's fence
     (its seq taken) notices it whenever it was read."""
-    connection = _db()
+    connection = db()
     keys = {}
     for match_id in match_ids:
         try:
-            keys[_key(match_id)] = _match_pk(match_id, connection)
+            keys[_key(match_id)] = match_pk(match_id, connection)
         except (TypeError, ValueError, ValidationError):
             continue  # not a match id: its act refuses it, reading nothing
     ahead: dict[str, list[Seat]] = {key: [] for key in keys}
@@ -155,11 +155,9 @@ def _key(match_id: Any) -> str:
 
 
 def update_match(match: Match, fields: Iterable[str]) -> None:
-    connection = _db()
+    connection = db()
     fields = tuple(fields)
-    params = [_prep(Match, match, f, connection) for f in fields] + [
-        _match_pk(match.pk, connection)
-    ]
+    params = [_prep(Match, match, f, connection) for f in fields] + [match_pk(match.pk, connection)]
     with connection.cursor() as cursor:
         cursor.execute(_sql(connection.vendor, "update", fields), params)
 
@@ -177,12 +175,12 @@ def append_and_update(match: Match, fields: Iterable[str], row: Action) -> bool:
     fence (groupcommit.py). On PostgreSQL one statement, one round trip (the insert a
     data-modifying CTE the update depends on); on SQLite two, the update only if the row
     went in."""
-    connection = _db()
+    connection = db()
     fields = tuple(fields)
     vendor = connection.vendor
     inserted = [_prep(Action, row, f, connection) for f in ACTION_FIELDS]
     updated = [_prep(Match, match, f, connection) for f in fields]
-    pk = _match_pk(match.pk, connection)
+    pk = match_pk(match.pk, connection)
     with connection.cursor() as cursor:
         if vendor == "postgresql":
             cursor.execute(_sql(vendor, "append_and_update", fields), [*inserted, *updated, pk])

@@ -18,22 +18,16 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connections
-
 from matches.errors import MatchError
 from matches.models import Action, Match, Seat
-from matches.movesql import decode, reader
-
-
-def _db() -> Any:
-    return connections[DEFAULT_DB_ALIAS]  # this thread's connection, looked up once
+from matches.movesql import db, decode, match_pk, reader
 
 
 @cache
 def _sql(vendor: str, arriving: bool, count: int) -> tuple[str, str, str]:
     """The match row under its lock (`log.lock_match`'s `select_for_update`); the UPDATE of
     the human seats among `count` indices; the match's seats in index order."""
-    connection = _db()
+    connection = db()
     q = connection.ops.quote_name
     lock = f"SELECT {reader(vendor, Match)[0]} FROM {q(Match._meta.db_table)} WHERE "
     lock += f"{q(Match._meta.pk.column)} = %s"
@@ -72,14 +66,14 @@ def lock_and_move(
     On PostgreSQL the three statements go in one round trip: Django's psycopg cursors bind
     parameters on the client, so one execute may hold several (server-side binding would
     refuse it, loudly: the tests' PostgreSQL pass runs this)."""
-    connection = _db()
+    connection = db()
     meta = Seat._meta
 
     def prep(name: str, value: Any) -> Any:
         return meta.get_field(name).get_db_prep_save(value, connection)
 
     try:
-        pk = Match._meta.pk.get_db_prep_value(Match._meta.pk.to_python(match_id), connection)
+        pk = match_pk(match_id, connection)
     except Exception:
         raise MatchError("not_found") from None
     arriving = delta > 0
@@ -107,7 +101,7 @@ def lock_and_move(
 
 @cache
 def _rows_sql(vendor: str) -> str:
-    q = _db().ops.quote_name
+    q = db().ops.quote_name
     match, seq = (q(Action._meta.get_field(f).column) for f in ("match", "seq"))
     return (
         f"SELECT {reader(vendor, Action)[0]} FROM {q(Action._meta.db_table)} "
@@ -118,12 +112,12 @@ def _rows_sql(vendor: str) -> str:
 def recent_rows(match: Match, keep: int) -> list[Action]:
     """The match's last `keep` log rows up to its seq, in order (`snapshots.read`'s rows, for
     a socket that finds no snapshot at the seq: the first to open after a room change)."""
-    connection = _db()
+    connection = db()
     field = Action._meta.get_field("seq")
     low, high = (
         field.get_db_prep_value(n, connection) for n in (max(0, match.seq - keep), match.seq)
     )
-    pk = Match._meta.pk.get_db_prep_value(match.pk, connection)
+    pk = match_pk(match.pk, connection)
     with connection.cursor() as cursor:
         cursor.execute(_rows_sql(connection.vendor), [pk, low, high])
         return decode(Action, cursor.fetchall())
