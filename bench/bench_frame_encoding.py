@@ -23,24 +23,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-os.environ.update(
-    DJANGO_SETTINGS_MODULE="config.settings",
-    DEBUG="0",
-    SECRET_KEY=f"bench-{os.getpid()}-{'k' * 40}",
-    VAR_DIR=tempfile.mkdtemp(prefix="bench-frame-encoding-"),
-    HTTPS="0",
-    LOG_LEVEL="WARNING",
-)
-os.environ.pop("REDIS_URL", None)
-os.environ.pop("DATABASE_URL", None)
+import django_env  # bench/: the script's own folder is on sys.path
+
+django_env.in_process("bench-frame-encoding-")
 
 
 def collect(matches: int, players: int) -> list[dict]:

@@ -17,42 +17,11 @@ otherwise); prints figures only.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
-import tempfile
-import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-os.environ.update(
-    DJANGO_SETTINGS_MODULE="config.settings",
-    DEBUG="0",
-    SECRET_KEY=f"bench-{os.getpid()}-{'k' * 40}",
-    VAR_DIR=tempfile.mkdtemp(prefix="bench-presence-"),
-    HTTPS="0",
-    LOG_LEVEL="WARNING",
-)
-os.environ.pop("REDIS_URL", None)
-if "--database-url" in sys.argv:  # before Django reads the settings
-    os.environ["DATABASE_URL"] = sys.argv[sys.argv.index("--database-url") + 1]
-else:
-    os.environ.pop("DATABASE_URL", None)
+import django_env  # bench/: the script's own folder is on sys.path
+from django_env import Stopwatch
 
-
-class Stopwatch:
-    def __init__(self) -> None:
-        self.wall = self.cpu = 0.0
-        self.calls = 0
-
-    def __enter__(self) -> Stopwatch:
-        self._wall, self._cpu = time.perf_counter(), time.thread_time()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.wall += time.perf_counter() - self._wall
-        self.cpu += time.thread_time() - self._cpu
-        self.calls += 1
+django_env.in_process("bench-presence-")
 
 
 def presence_before(match_id, seat_indices, delta):
