@@ -10,7 +10,6 @@ Events reach each viewer through `gamekit.events.for_viewer`.
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from matches import snapshots, timed
 from matches.clock import absent_since, takeover_at
 from matches.dbcall import db_call
 from matches.epoch import epoch_ms, ms_until
+from matches.handshake import speaking
 from matches.log import get_game
 from matches.models import Action, Match, Seat
 from matches.snapshots import Snapshot
@@ -403,8 +403,7 @@ def _texts(
     texts = snap.texts.get(key)
     if texts is None:
         # A socket's frame is built in its own language already (consumers.push_quietly).
-        speaking = translation.get_language() == lang
-        with contextlib.nullcontext() if speaking else translation.override(lang):
+        with speaking(lang):
             if row.kind == Action.Kind.GAME:
                 texts = [str(t) for t in game.describe_events(events)]
             elif row.action.get("type") == "out":  # the room's line, then the game's own
