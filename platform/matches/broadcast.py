@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 from collections.abc import Callable
@@ -95,8 +96,15 @@ NOTICE_WAIT_S = 0.25
 
 async def send_notices(notices: list[tuple[str, dict[str, Any]]]) -> None:
     layer = get_channel_layer()
-    for group, message in notices:
-        sending = asyncio.ensure_future(layer.group_send(group, message))
+    many = getattr(layer, "group_send_many", None)
+    if many is not None and len(notices) > 1:
+        # A group commit's notices in one round trip (config/notice_layer.py): on Redis the
+        # round trip, not the message, is the cost, about 0.2 ms of CPU each.
+        starts = [functools.partial(many, notices)]
+    else:
+        starts = [functools.partial(layer.group_send, group, m) for group, m in notices]
+    for start in starts:
+        sending = asyncio.ensure_future(start())
         await asyncio.wait({sending}, timeout=NOTICE_WAIT_S)
         if sending.done():
             _sent(sending)

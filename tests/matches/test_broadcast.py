@@ -39,3 +39,35 @@ def test_notices_to_a_layer_that_does_not_answer_let_the_ack_go_out(monkeypatch)
         assert not broadcast._still_sending
 
     asyncio.run(scenario())
+
+
+class HungBatchingLayer(HungLayer):
+    """A layer that tells several groups at once (config/notice_layer.py) and never answers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.batches: list[list[int]] = []
+
+    async def group_send_many(self, messages: list) -> None:
+        self.batches.append([m["seq"] for _group, m in messages])
+        await self.answer.wait()
+
+
+def test_a_group_commits_notices_go_in_one_batch_that_does_not_hold_the_ack(monkeypatch):
+    async def scenario() -> None:
+        layer = HungBatchingLayer()
+        monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
+        notices = [broadcast.notice(f"m{n}", n) for n in (4, 9, 2)]
+        started = time.monotonic()
+        await broadcast.send_notices(notices)
+        assert time.monotonic() - started < broadcast.NOTICE_WAIT_S + 0.2
+        assert layer.batches == [[4, 9, 2]] and not layer.sent  # one batch, in order
+        assert len(broadcast._still_sending) == 1
+        await broadcast.send_notices([broadcast.notice("m7", 7)])  # alone: group_send
+        assert [m["seq"] for m in layer.sent] == [7]
+        layer.answer.set()
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert not broadcast._still_sending
+
+    asyncio.run(scenario())

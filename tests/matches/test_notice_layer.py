@@ -65,6 +65,47 @@ async def test_a_group_message_reaches_every_member_once_in_its_senders_order():
     await two.close_pools()
 
 
+async def test_several_groups_told_in_one_round_trip_reach_every_member_in_order():
+    """`group_send_many` (a group commit's notices): each group's members, here and in the
+    other process, get their group's messages once, in the order given; a group with no
+    member gets nothing, and the other groups still get theirs."""
+    one, two = await two_processes("test-notice-many")
+    here, there = await one.new_channel(), await two.new_channel()
+    both = await one.new_channel()
+    await one.group_add("g1", here)  # only this process
+    await two.group_add("g2", there)  # only the other
+    await one.group_add("g3", both)
+    await two.group_add("g3", there)
+    calls = []
+    real = one.connection(0).evalsha
+
+    async def counted(*args):
+        calls.append(args[0])
+        return await real(*args)
+
+    one.connection(0).evalsha = counted
+    await one.group_send_many(
+        [
+            ("g1", {"type": "n", "n": 1}),
+            ("g2", {"type": "n", "n": 2}),
+            ("empty", {"type": "n", "n": 0}),
+            ("g3", {"type": "n", "n": 3}),
+            ("g2", {"type": "n", "n": 4}),
+        ]
+    )
+    assert len(calls) == 1  # one round trip for the five
+    assert (await asyncio.wait_for(one.receive(here), 5))["n"] == 1
+    assert (await asyncio.wait_for(one.receive(both), 5))["n"] == 3
+    heard = [(await asyncio.wait_for(two.receive(there), 5))["n"] for _ in range(3)]
+    assert heard == [2, 3, 4]
+    assert not one.buffers[here] and not one.buffers[both] and not two.buffers[there]
+    await one.group_send("g1", {"type": "n", "n": 5})  # nothing was delivered twice
+    assert (await asyncio.wait_for(one.receive(here), 5))["n"] == 5
+    assert not two.buffers[there]
+    await one.flush()
+    await two.close_pools()
+
+
 async def test_a_discarded_or_closed_channel_gets_nothing_more():
     one, two = await two_processes("test-notice-discard")
     kept, dropped, closed = [await one.new_channel() for _ in range(3)]
