@@ -48,6 +48,7 @@ class KarutaBot:
         self.received: list[tuple[float, dict[str, Any]]] = []  # (receipt ms, state frame)
         self.log: dict[int, list[dict[str, Any]]] = {}  # seq -> events, as this bot saw them
         self.errors: list[dict[str, Any]] = []
+        self.sent: dict[str, dict[str, Any]] = {}  # action id -> the action sent with it
         self.view: dict[str, Any] | None = None
         self.at: int | None = None
         self.status = ""
@@ -126,6 +127,22 @@ class KarutaBot:
             await asyncio.sleep(0.01)
         return {e["seq"]: e["events"] for e in self.received[-1][1]["events"]}
 
+    def refused(self) -> list[dict[str, Any]]:
+        """This bot's refusals, but for the answers a pass gets when the server passed the
+        seat first, at its deadline (its judging window closed: games/karuta/judge.py
+        `deadline`, played on the server's own timer): `not_your_turn` while other seats
+        still play the reading, `stale` with reason `reading` once it is over (the engine's
+        StaleActError, a quiet log line). Nothing is lost either way; under load the pass
+        is the slower of the two (it waits for another seat's touch to reach this bot)."""
+
+        def raced(error: dict[str, Any]) -> bool:
+            if error["code"] == "not_your_turn":
+                return True
+            passed = self.sent.get(error.get("ref", ""), {}).get("type") == "pass"
+            return passed and error["code"] == "stale" and error.get("reason") == "reading"
+
+        return [e for e in self.errors if not raced(e)]
+
     # --- playing ---------------------------------------------------------------------------
 
     def reading_number(self) -> int:
@@ -149,9 +166,9 @@ class KarutaBot:
             if self.play_on and self.view is not None and self.at is not None:
                 action = self.next_action()
                 if action is not None:
-                    await self.send(
-                        {"type": "act", "action": action, "action_id": f"{self.name}-{next(_ids)}"}
-                    )
+                    action_id = f"{self.name}-{next(_ids)}"
+                    self.sent[action_id] = action
+                    await self.send({"type": "act", "action": action, "action_id": action_id})
             await asyncio.sleep(0.005)
 
     def _once(self, key: tuple[Any, ...]) -> bool:
@@ -194,6 +211,9 @@ class KarutaBot:
             if taken and min(taken) < target:
                 return {"type": "pass", "reading": number} if self._once(("pass", number)) else None
             if t >= target and self._once(("touch", number)):
+                # Touching the read card finishes this seat's reading: no pass after it, even
+                # if another seat's earlier touch shows up next (the page marks itself done).
+                self.done.add(("pass", number))
                 return {"type": "touch", "card": poem, "t": max(0, round(t)), "reading": number}
             return None
         if r["close"] is not None and t > r["close"] and self._once(("pass", number)):

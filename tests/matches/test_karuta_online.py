@@ -111,7 +111,7 @@ def test_nothing_reaches_any_connection_before_its_time_against_cpus(asgi_server
     watcher = bots[-1]
     for bot in bots:
         assert check_released(bot) > 20
-        assert not [e for e in bot.errors if e["code"] != "not_your_turn"], bot.errors
+        assert not bot.refused(), bot.errors  # a pass may lose to the server's (karutabot.py)
     cpu_touches = {
         (r["number"], s, t)
         for _got, f in watcher.received
