@@ -2,6 +2,8 @@
 // licence; credited on the credits page). Off until the player turns them on; the choice is
 // remembered in this browser (localStorage), never sent anywhere.
 
+import { AudioRest } from "./audio-rest.js";
+
 const KEY = "hyakunin.sound";
 
 /** Each sound as notes: [frequency Hz, start s, length s, wave, gain]. Pure, Node-tested. */
@@ -53,7 +55,9 @@ export class Sound {
       const Ctx = globalThis.AudioContext || globalThis.webkitAudioContext;
       if (!Ctx) return;
       this.context ??= new Ctx();
+      this.idle ??= new AudioRest(this.context); // suspended between sounds
       const ctx = this.context;
+      this.idle.wake().catch(() => {});
       const t0 = ctx.currentTime + 0.01;
       for (const [freq, start, len, wave, gain] of RECIPES[name]) {
         const osc = ctx.createOscillator();
@@ -66,6 +70,7 @@ export class Sound {
         osc.start(t0 + start);
         osc.stop(t0 + start + len + 0.02);
       }
+      this.idle.busy(t0 + lengthOf(name) + 0.02);
     } catch {
       /* sound is a bonus: never let it stop the game */
     }

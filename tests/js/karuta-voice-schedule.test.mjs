@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import {
   CALIBRATION, DEFAULT_PREFS, HIDDEN_LATENCY_MS, SAFETY_S, SLIDE_MAX_S, anchorFrom, calibrate, heardAt,
-  latencyMs, loadPrefs, pending, place, presentationDelay, quantile, savePrefs, seams, slideFor, toCtx,
+  latencyMs, loadPrefs, mayRest, pending, place, presentationDelay, quantile, savePrefs, seams, slideFor, toCtx,
   toServer,
 } from "../../static/js/karuta/voice-schedule.js";
 
@@ -144,4 +144,21 @@ test("the settings are remembered per browser and checked when read back", () =>
   const broken = { getItem: () => { throw new Error("denied"); }, setItem: () => { throw new Error("denied"); } };
   assert.deepEqual(loadPrefs(broken), DEFAULT_PREFS);
   savePrefs(broken, DEFAULT_PREFS); // does not throw
+});
+
+test("the voice's audio rests only where no reading can begin before this player acts", () => {
+  const view = (phase, toAct) => ({ phase, to_act: toAct });
+  assert.equal(mayRest(null, null), true, "a friend room still waiting: no game yet");
+  assert.equal(mayRest(view("over", []), 0), true);
+  assert.equal(mayRest(view("reading", [0, 1]), 0, { ended: true }), true, "resigned");
+  assert.equal(mayRest(view("reading", []), 0), false);
+  assert.equal(mayRest(view("reading", [0]), 0), false);
+  // Memorising: until this player says ready (the gate then wakes it), not after.
+  assert.equal(mayRest(view("memorise", [0, 1]), 0), true);
+  assert.equal(mayRest(view("memorise", [0, 1]), 0, { readyWanted: true }), false);
+  assert.equal(mayRest(view("memorise", [1]), 0), false, "ready: the friend may start it any time");
+  assert.equal(mayRest(view("memorise", [0]), null), false, "a spectator waits on others");
+  // Sending: this player's choice (their key wakes it), not another's.
+  assert.equal(mayRest(view("send", [0]), 0), true);
+  assert.equal(mayRest(view("send", [1]), 0), false);
 });

@@ -10,15 +10,20 @@ const TABLE = { 1: [["/a.mp3", 0, 208], ["/b.mp3", 200, 208], ["/c.mp3", 400, 20
 function fakeAudio() {
   const started = [];
   const stopped = [];
+  const made = [];
   class Context {
-    constructor() { this.currentTime = 10; this.state = "running"; this.destination = {}; }
+    constructor() { made.push(this); this.currentTime = 10; this.state = "running"; this.destination = {}; }
+    async suspend() { this.state = "suspended"; }
+    async resume() { this.state = "running"; }
     async decodeAudioData(bytes) { return { bytes }; }
     createBufferSource() {
       const source = { connect() {}, start: (...args) => started.push([source.buffer.bytes, ...args]), stop: () => stopped.push(source.buffer.bytes) };
       return source;
     }
   }
-  return { Context, started, stopped };
+  // The rest timer (audio-rest.js), run by hand: `rest()` as if its time had come.
+  const timers = { pending: null, setTimer: (fn) => { timers.pending = fn; return 1; }, clearTimer: () => { timers.pending = null; } };
+  return { Context, started, stopped, made, timers, rest: () => timers.pending?.() };
 }
 
 function withFetch(fn) {
@@ -30,7 +35,7 @@ function withFetch(fn) {
 
 test("a poem's clips play end to end from one moment, the last cut at the deciding kana", () => withFetch(async (fetched) => {
   const audio = fakeAudio();
-  const voice = kimarijiVoice(TABLE, { Context: audio.Context });
+  const voice = kimarijiVoice(TABLE, { Context: audio.Context, timers: audio.timers });
   assert.equal(voice.available, true);
   assert.deepEqual(await voice.play(1), ["/a.mp3", "/b.mp3", "/c.mp3"]);
   const at = 10.03; // the context's time plus the lead
@@ -43,7 +48,7 @@ test("a poem's clips play end to end from one moment, the last cut at the decidi
 
 test("a play overtaken by the next one, or by stop, plays nothing", () => withFetch(async () => {
   const audio = fakeAudio();
-  const voice = kimarijiVoice(TABLE, { Context: audio.Context });
+  const voice = kimarijiVoice(TABLE, { Context: audio.Context, timers: audio.timers });
   const late = voice.play(1);
   const next = voice.play(87);
   assert.deepEqual(await late, []);
@@ -62,11 +67,26 @@ test("no table (the voice not built) or no Web Audio: nothing to offer", async (
 
 test("preload fetches and decodes a poem's clips ahead, and plays nothing", () => withFetch(async (fetched) => {
   const audio = fakeAudio();
-  const voice = kimarijiVoice(TABLE, { Context: audio.Context });
+  const voice = kimarijiVoice(TABLE, { Context: audio.Context, timers: audio.timers });
   voice.preload(87);
   await new Promise((resolve) => setImmediate(resolve));
   assert.deepEqual(fetched, ["/d.mp3"]);
   assert.deepEqual(audio.started, []);
   assert.deepEqual(await voice.play(87), ["/d.mp3"]);
   assert.deepEqual(fetched, ["/d.mp3"], "played from what was fetched ahead");
+}));
+
+test("the context rests once the kimariji has been heard, and wakes for the next", () => withFetch(async () => {
+  const audio = fakeAudio();
+  const voice = kimarijiVoice(TABLE, { Context: audio.Context, timers: audio.timers });
+  await voice.play(1); // placed from 10.03 s, heard until 10.63 s on the context's clock
+  const [context] = audio.made;
+  context.currentTime = 10.5;
+  audio.rest(); // the rest time after... not yet: it is still heard
+  assert.equal(context.state, "running");
+  context.currentTime = 20;
+  audio.rest();
+  assert.equal(context.state, "suspended");
+  assert.deepEqual(await voice.play(87), ["/d.mp3"]); // woken without a new gesture
+  assert.equal(context.state, "running");
 }));

@@ -17,6 +17,7 @@ import { ARRANGE_UNTIL, holdMs, nextChange, readingBase, startReading, syncInter
 import { dropped, faultsSoFar, moved } from "./layout.js";
 import { ReadyGate } from "./ready-gate.js";
 import { isSided, sendChooser, sideCount, sideOfSeat } from "./sides.js";
+import { mayRest } from "./voice-schedule.js";
 
 const READING_WAIT_MS = 250;
 const IDLE_WAIT_MS = 1000;
@@ -229,6 +230,7 @@ export class KarutaController {
       ui.board.showTouches(t);
       this.maybePass(t);
     } else ui.voice?.follow(null, -Infinity, this.view);
+    ui.voice?.allowRest(mayRest(this.view, this.you(), { readyWanted: this.readyGate.wanted, ended: this.resigned() !== null }));
     this.flushReady();
     ui.panel.renderMemorise();
     ui.panel.renderPrompt();

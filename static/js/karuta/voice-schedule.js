@@ -152,3 +152,19 @@ export function loadPrefs(storage) {
 export function savePrefs(storage, prefs) {
   try { storage?.setItem(PREFS_KEY, JSON.stringify(prefs)); } catch { /* private mode: not remembered */ }
 }
+
+/**
+ * Whether the voice's audio may rest (audio-rest.js: suspended until the next reading).
+ * Only where no reading can begin before this page's player acts, and their key or touch
+ * wakes it (voice.js): memorising before they said ready (the ready gate wakes it and waits
+ * for it), choosing the card they send; and with no game yet (a friend room waiting, which
+ * opens with memorising) or its end. Anywhere else a reading may begin any moment (a CPU's
+ * or a friend's ready or send) and its first clip is due the instant its state begins.
+ */
+export function mayRest(view, you, { readyWanted = false, ended = false } = {}) {
+  if (!view || ended || view.phase === "over") return true;
+  const mine = you !== null && you !== undefined && (view.to_act ?? []).includes(you);
+  if (view.phase === "memorise") return mine && !readyWanted;
+  if (view.phase === "send") return mine;
+  return false;
+}

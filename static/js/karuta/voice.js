@@ -8,6 +8,7 @@
 // The browser's speech synthesis (speech.js) is kept only as the fallback for readings
 // without clips (a custom pace, or a build without the voice): `plays(cur)` says which.
 
+import { AudioRest } from "../audio-rest.js";
 import { fmt } from "../text.js";
 import { ClipLoader } from "./voice-loader.js";
 import {
@@ -54,6 +55,8 @@ export class Voice {
     const Ctx = globalThis.AudioContext || globalThis.webkitAudioContext;
     try { this.context = Ctx ? new Ctx({ latencyHint: "interactive" }) : null; } catch { this.context = null; }
     if (!this.context) { this.el.controls.hidden = true; this.el.start.hidden = true; return; }
+    // Suspended while no reading is under way or about to begin (allowRest), woken for one.
+    this.idle = new AudioRest(this.context);
     this.gain = this.context.createGain();
     this.gain.gain.value = this.prefs.volume;
     this.gain.connect(this.context.destination);
@@ -64,21 +67,27 @@ export class Voice {
 
   get capable() { return Boolean(this.context); }
   get running() { return this.context?.state === "running"; }
+  /** Running, or resting (suspended by this page, which wakes it for the next reading): to
+   * the player, the audio is on. */
+  get started() { return this.running || Boolean(this.idle?.resting); }
   get latency() { return this.context ? latencyMs(this.context, this.prefs.calibrationMs) : 0; }
 
   /** Whether this reading is voiced here (its clips are played, so speech stays quiet). */
   plays(cur) { return Boolean(cur && this.capable && this.prefs.on && (cur.r.voice ?? []).length); }
 
   /** How late (ms) the reading is shown, with its sound, when the output is slow. */
-  delayFor(cur) { return this.plays(cur) && this.running ? presentationDelay(this.latency) : 0; }
+  delayFor(cur) { return this.plays(cur) && this.started ? presentationDelay(this.latency) : 0; }
 
   /** Whether this page can play the first reading (ready-gate.js): the voice off or
    * unavailable, or the audio running with every clip named ahead (voice_next: while
    * memorising, what the first reading opens with) decoded or given up on. Audio that
    * the browser holds until a gesture holds nobody: waiting cannot start it (the "start
-   * the sound" button can, and the reading's lead covers a resume on the skip's own click). */
+   * the sound" button can, and the reading's lead covers a resume on the skip's own click).
+   * Audio resting since the last sound is woken once "ready" is wanted (allowRest): the
+   * first reading waits for it. */
   canPlay(view) {
-    if (!this.capable || !this.prefs.on || !this.running) return true;
+    if (!this.capable || !this.prefs.on || !this.started) return true;
+    if (!this.running) return false;
     return (view?.voice_next ?? []).every((clip) => this.loader.settled(clip));
   }
 
@@ -101,12 +110,23 @@ export class Voice {
 
   resume() { this.context.resume?.().catch(() => {}).finally(() => this.show()); }
 
+  /** Whether the audio may rest now (voice-schedule.js mayRest, each tick): when it may
+   * not, it is held awake, and woken if it rests. */
+  allowRest(may) {
+    if (!this.capable) return;
+    this.idle.hold(!may);
+    if (!may) this.wake();
+  }
+
+  /** A context resting here, resumed (no gesture needed); a refusal shows the start button. */
+  wake() { if (this.idle.resting) this.idle.wake().catch(() => this.show()); }
+
   show(message = null) {
     const { el } = this;
     this.noteLatency = Math.round(this.latency); // the figure the note was written with
-    el.start.hidden = !this.prefs.on || this.running;
+    el.start.hidden = !this.prefs.on || this.started;
     el.volume.disabled = !this.prefs.on;
-    el.calibrate.disabled = !this.prefs.on || !this.running;
+    el.calibrate.disabled = !this.prefs.on || !this.started;
     if (message !== null) { el.note.textContent = message; return; }
     el.note.textContent = this.fault ? this.S.voiceFault : this.latencyNote();
   }
@@ -116,7 +136,7 @@ export class Voice {
    * note says so plainly, beyond it as a warning (a Bluetooth headset?). "" when nothing is
    * delayed. */
   latencyNote() {
-    if (!this.prefs.on || !this.running) return "";
+    if (!this.prefs.on || !this.started) return "";
     const figures = { ms: Math.round(this.latency), late: presentationDelay(this.latency) };
     if (this.latency > WARN_LATENCY_MS) return fmt(this.S.voiceSlow, figures);
     return figures.late > 0 ? fmt(this.S.voiceLate, figures) : "";
@@ -149,6 +169,8 @@ export class Voice {
   }
 
   sample() {
+    // A suspended context's clock stands still: its samples would bend the next anchor.
+    if (!this.running) { this.samples = []; return; }
     const server = this.serverNow();
     this.samples.push({ ctx: this.context.currentTime, server });
     while (this.samples.length > 1 && this.samples[0].server < server - SAMPLES_MS) this.samples.shift();
@@ -173,7 +195,7 @@ export class Voice {
   }
 
   start(cur, clip, buffer) {
-    if (cur.number !== this.number || !this.plays(cur)) return; // the reading moved on meanwhile
+    if (cur.number !== this.number || !this.plays(cur) || !this.running) return; // the reading moved on meanwhile
     const ctx = this.context;
     this.sample();
     // One map per reading, so its seams stay exact; a new one only if the page's clock
@@ -193,6 +215,7 @@ export class Voice {
     node.start(p.when, p.offset);
     this.sources.push({ node, fade });
     node.onended = () => { this.sources = this.sources.filter((s) => s.node !== node); };
+    this.idle.busy(p.when + buffer.duration - p.offset); // its tail is not cut by a rest
     const server = this.serverNow();
     const dueServer = cur.base + clip.start + delay;
     // The scheduler's own account: how far the start it asked for lies from the due time
@@ -236,6 +259,8 @@ export class Voice {
 
   /** Play CALIBRATION.beats clicks; the player taps the button with each one. */
   calibrate() {
+    // Resting: the beats are placed on the running clock (the heard times are page times).
+    if (this.idle.resting) { this.idle.wake().then(() => this.calibrate(), () => this.show()); return; }
     const ctx = this.context;
     const { beats, intervalMs } = CALIBRATION;
     const latency = latencyMs(ctx, 0); // what the browser says; the taps measure the rest
@@ -254,6 +279,7 @@ export class Voice {
       osc.stop(at + 0.06);
       heard.push(perfNow + (at - ctx.currentTime) * 1000 + latency);
     }
+    this.idle.busy(first + (beats * intervalMs) / 1000);
     this.run = { heard, taps: [], latency };
     this.el.calibrate.textContent = this.S.voiceTap;
     this.show(this.S.voiceTapHelp);

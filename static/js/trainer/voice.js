@@ -2,6 +2,7 @@
 // kana, from the page's table (games/karuta/trainer_voice.py reads the voice's manifest),
 // fetched and decoded by the game's ClipLoader the first time each is heard. The service
 // worker keeps a static file once fetched, so a clip heard once plays offline too.
+import { AudioRest } from "../audio-rest.js";
 import { ClipLoader } from "../karuta/voice-loader.js";
 
 const KEY = "hyakunin.trainer.voice"; // "off": muted (this browser only, never sent)
@@ -26,10 +27,12 @@ export function setMuted(muted) {
   }
 }
 
-/** `table`: poem → [[url, start ms, end ms], ...]. play(n) resolves to the URLs it played. */
-export function kimarijiVoice(table, { Context = globalThis.AudioContext } = {}) {
+/** `table`: poem → [[url, start ms, end ms], ...]. play(n) resolves to the URLs it played.
+ * `timers`: AudioRest's (the context is suspended between kimariji). */
+export function kimarijiVoice(table, { Context = globalThis.AudioContext, timers = {} } = {}) {
   let context = null;
   let loader = null;
+  let idle = null;
   let sources = [];
   let turn = 0; // a newer play or a stop makes an older play's late clips play nothing
   const stop = () => {
@@ -42,7 +45,9 @@ export function kimarijiVoice(table, { Context = globalThis.AudioContext } = {})
     if (!Context) return false;
     context ??= new Context();
     loader ??= new ClipLoader(context);
-    if (context.state === "suspended") context.resume().catch(() => {});
+    idle ??= new AudioRest(context, timers);
+    if (idle.resting) idle.wake().catch(() => {});
+    else if (context.state === "suspended") context.resume().catch(() => {});
     return true;
   };
   const load = (chain) => Promise.all(chain.map(([url]) => loader.load({ id: url, url })));
@@ -74,6 +79,7 @@ export function kimarijiVoice(table, { Context = globalThis.AudioContext } = {})
         source.start(at + start / 1000, 0, end / 1000);
         sources.push(source);
       });
+      idle.busy(at + Math.max(...chain.map(([, start, end]) => (start + end) / 1000)));
       return chain.map(([url]) => url);
     },
   };
