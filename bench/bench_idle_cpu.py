@@ -116,11 +116,16 @@ def trainer(page, base):
     page.wait_for_function("() => document.documentElement.dataset.trainerReady === '1'")
 
 
-def bozu_cpu(page, base):
-    page.goto(f"{base}/bozu/")
-    page.click("button[name=play_mode][value=cpu]")
-    page.wait_for_url(PLAY)
-    page.wait_for_function(BOZU_TURN, polling=100)
+def game_vs_cpu(slug, turn):
+    """A game against CPUs from its menu, waiting for the person's turn (`turn`: a script)."""
+
+    def scene(page, base):
+        page.goto(f"{base}/{slug}/")
+        page.click("button[name=play_mode][value=cpu]")
+        page.wait_for_url(PLAY)
+        page.wait_for_function(turn, polling=100)
+
+    return scene
 
 
 def bozu_friend(page, base):
@@ -128,13 +133,6 @@ def bozu_friend(page, base):
     page.click("button[name=play_mode][value=friend]")
     page.wait_for_url(PLAY)
     page.wait_for_selector("[data-invite-url]")
-
-
-def bakudan_cpu(page, base):
-    page.goto(f"{base}/bakudan/")
-    page.click("button[name=play_mode][value=cpu]")
-    page.wait_for_url(PLAY)
-    page.wait_for_function(BAKUDAN_TURN, polling=100)
 
 
 def karuta_cpu(page, base):
@@ -176,8 +174,8 @@ PAGES = {
     "karuta-rules": karuta_rules,
     "kimariji": kimariji,
     "trainer": trainer,
-    "bozu-cpu": bozu_cpu,
-    "bakudan-cpu": bakudan_cpu,
+    "bozu-cpu": game_vs_cpu("bozu", BOZU_TURN),
+    "bakudan-cpu": game_vs_cpu("bakudan", BAKUDAN_TURN),
     "karuta-cpu": karuta_cpu,
     "friend-room": bozu_friend,
     "lobby": lobby,
